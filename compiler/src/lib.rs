@@ -1,0 +1,1 @@
+//! GLSL ES front end, precision resolution and mediump lowering for halfcheck.

@@ -1,0 +1,8 @@
+//! halfcheck: proves that a GPU shader compiler computes GLSL ES `mediump` at 16-bit precision.
+//!
+//! The flow is `.shader_test` file -> [`shader_test`] (parse) -> [`backend`] (run on a driver
+//! or the emulator) -> [`results`] (`results.json`). `ARCHITECTURE.md` has the whole picture.
+
+pub mod backend;
+pub mod results;
+pub mod shader_test;

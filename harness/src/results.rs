@@ -1,0 +1,132 @@
+//! The `results.json` contract (`halfcheck-results/1`): what a run writes and other tools read.
+//!
+//! Plain serde types, apart from running: the runner fills them, `compare` and the reports read
+//! them. Fields are only ever added; a reader ignores the ones it does not know.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The format tag written into every results file.
+pub const FORMAT: &str = "halfcheck-results/1";
+
+/// A whole results file.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ResultsFile {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// What ran and where.
+    pub run: RunInfo,
+    /// Results by test name (path relative to the directory given, `/`-separated).
+    pub tests: BTreeMap<String, TestResult>,
+}
+
+/// What ran, on which driver, when.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct RunInfo {
+    /// `gl` or `emu`.
+    pub backend: String,
+    /// The driver's `GL_RENDERER`, or the emulator's description.
+    pub renderer: String,
+    /// Versions: `GL_VERSION`, `GL_SHADING_LANGUAGE_VERSION`, `GL_VENDOR`, halfcheck's own.
+    pub versions: BTreeMap<String, String>,
+    /// Backend-specific facts (e.g. `glGetShaderPrecisionFormat` per stage and type).
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub context: serde_json::Value,
+    /// RFC 3339 UTC time the run started.
+    pub started: String,
+    /// RFC 3339 UTC time the run finished.
+    pub finished: String,
+    /// The command line, one argument per element.
+    pub command_line: Vec<String>,
+}
+
+/// How a test ended, in piglit's terms.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every probe matched.
+    Pass,
+    /// A `probe warn` mismatched; nothing failed.
+    Warn,
+    /// A probe or an expected link result did not match.
+    Fail,
+    /// The test cannot run here (missing requirement, unsupported command); `reason` says why.
+    Skip,
+    /// The worker process died while running it.
+    Crash,
+    /// It ran past the per-test time limit.
+    Timeout,
+    /// The file or a shader could not be read, parsed or compiled when it should have been.
+    Error,
+}
+
+impl Status {
+    /// The lowercase name used in results and on the console.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Warn => "warn",
+            Status::Fail => "fail",
+            Status::Skip => "skip",
+            Status::Crash => "crash",
+            Status::Timeout => "timeout",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// The result of one test.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct TestResult {
+    /// Piglit-style status.
+    pub status: Status,
+    /// The lowering verdict, once the verdict stage has judged the probes.
+    #[serde(default)]
+    pub verdict: Option<String>,
+    /// Wall time of the test in seconds.
+    pub duration_s: f64,
+    /// Why it did not pass, or why it was skipped.
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// One entry per probe command that ran.
+    #[serde(default)]
+    pub probes: Vec<ProbeResult>,
+    /// Compile and link logs, by shader stage or `link`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub logs: BTreeMap<String, String>,
+}
+
+impl TestResult {
+    /// A result with no probes, for tests that stopped before drawing.
+    pub fn with_status(status: Status, reason: impl Into<String>) -> Self {
+        TestResult {
+            status,
+            verdict: None,
+            duration_s: 0.0,
+            reason: Some(reason.into()),
+            probes: Vec::new(),
+            logs: BTreeMap::new(),
+        }
+    }
+}
+
+/// What one probe command saw.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ProbeResult {
+    /// Line of the probe in the `.shader_test` file.
+    pub line: usize,
+    /// The pixel reported: the first that failed, else the region's first pixel.
+    pub pixel: [u32; 2],
+    /// Expected value per channel, from the file.
+    pub expected: Vec<f64>,
+    /// Tolerance per channel that applied.
+    pub tolerance: Vec<f64>,
+    /// The exact float the shader wrote, per channel (float render target).
+    pub observed: Vec<f32>,
+    /// The bits of `observed`, per channel, as `0x` hex.
+    pub observed_bits: Vec<String>,
+    /// What an 8-bit UNORM framebuffer would have held, per channel, as piglit reads it.
+    pub observed_unorm8: Vec<f64>,
+    /// Whether the probe passed by piglit's rules.
+    pub pass: bool,
+}

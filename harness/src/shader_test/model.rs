@@ -1,0 +1,516 @@
+//! The typed form of a piglit `.shader_test` file.
+//!
+//! Everything a backend needs to run a test lives here as plain data: the `[require]` block,
+//! the shader sources per stage, the `[vertex data]` table and the `[test]` commands. Parsing
+//! is in [`super::parse`]; nothing here does I/O.
+
+use std::path::PathBuf;
+
+/// A parsed `.shader_test` file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShaderTest {
+    /// Where the file was read from.
+    pub path: PathBuf,
+    /// The `[require]` section.
+    pub require: Require,
+    /// Shader sections in file order (`[vertex shader]`, `[fragment shader]`, ...).
+    pub shaders: Vec<ShaderSource>,
+    /// `[shader include]` sections and other sections kept as raw text.
+    pub other_sections: Vec<RawSection>,
+    /// The `[vertex data]` section, if any.
+    pub vertex_data: Option<VertexData>,
+    /// The `[test]` commands in order.
+    pub commands: Vec<Located<Command>>,
+}
+
+/// A value with the 1-based line of the file it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located<T> {
+    /// 1-based line number in the `.shader_test` file.
+    pub line: usize,
+    /// The parsed value.
+    pub value: T,
+}
+
+/// A pipeline stage a shader section belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// `[vertex shader]`
+    Vertex,
+    /// `[tessellation control shader]`
+    TessControl,
+    /// `[tessellation evaluation shader]`
+    TessEvaluation,
+    /// `[geometry shader]`
+    Geometry,
+    /// `[fragment shader]`
+    Fragment,
+    /// `[compute shader]`
+    Compute,
+}
+
+impl Stage {
+    /// The stage's name as piglit writes it in section headers.
+    pub fn section_name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vertex",
+            Stage::TessControl => "tessellation control",
+            Stage::TessEvaluation => "tessellation evaluation",
+            Stage::Geometry => "geometry",
+            Stage::Fragment => "fragment",
+            Stage::Compute => "compute",
+        }
+    }
+}
+
+/// How a shader section gives its code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceKind {
+    /// GLSL text written inline (`[fragment shader]`).
+    Glsl,
+    /// `[vertex shader passthrough]`: piglit generates a pass-through vertex shader.
+    Passthrough,
+    /// `[... shader file]`: GLSL read from the named file, relative to the test.
+    File(PathBuf),
+    /// `[... shader spirv]`: SPIR-V assembly text.
+    Spirv,
+    /// `[... shader specializations]`: SPIR-V specialization constants.
+    Specializations,
+    /// `[vertex program]` / `[fragment program]`: ARB assembly.
+    ArbProgram,
+}
+
+/// One shader section.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShaderSource {
+    /// The stage it is for.
+    pub stage: Stage,
+    /// What kind of code it holds.
+    pub kind: SourceKind,
+    /// The section body, verbatim.
+    pub text: String,
+    /// 1-based line in the file of the body's first line (the line after the header).
+    pub first_line: usize,
+}
+
+/// A section kept as raw text (`[shader include]`, `[geometry layout]`, ...).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawSection {
+    /// The header without brackets.
+    pub name: String,
+    /// The body, verbatim.
+    pub text: String,
+    /// 1-based line of the body's first line.
+    pub first_line: usize,
+}
+
+/// A comparison operator in a `[require]` line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Comparison {
+    /// `<`
+    Less,
+    /// `<=`
+    LessEqual,
+    /// `=` or `==`
+    Equal,
+    /// `!=`
+    NotEqual,
+    /// `>=`
+    GreaterEqual,
+    /// `>`
+    Greater,
+}
+
+impl Comparison {
+    /// Whether `actual <op> required` holds.
+    pub fn holds<T: PartialOrd>(self, actual: T, required: T) -> bool {
+        match self {
+            Comparison::Less => actual < required,
+            Comparison::LessEqual => actual <= required,
+            Comparison::Equal => actual == required,
+            Comparison::NotEqual => actual != required,
+            Comparison::GreaterEqual => actual >= required,
+            Comparison::Greater => actual > required,
+        }
+    }
+}
+
+/// Which API a `[require]` version line is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Api {
+    /// `GL` (any desktop profile).
+    Gl,
+    /// `GL CORE`.
+    GlCore,
+    /// `GL COMPAT`.
+    GlCompat,
+    /// `GL ES`.
+    GlEs,
+    /// `GLSL` (desktop).
+    Glsl,
+    /// `GLSL ES`.
+    GlslEs,
+}
+
+/// A `major.minor` version as written in `[require]` (`3.00` is 3.0, `1.50` is 1.50).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version {
+    /// Major version.
+    pub major: u32,
+    /// Minor version scaled to two digits (`3.1` -> 10, `1.50` -> 50).
+    pub minor: u32,
+}
+
+impl Version {
+    /// The version as an integer the way GL reports GLSL versions (`3.00` -> 300, `1.50` -> 150).
+    pub fn as_int(self) -> u32 {
+        self.major * 100 + self.minor
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{:02}", self.major, self.minor)
+    }
+}
+
+/// One line of the `[require]` section.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Requirement {
+    /// `GL ES >= 3.0`, `GLSL >= 1.50`, ...
+    Version {
+        /// Which API.
+        api: Api,
+        /// The operator.
+        op: Comparison,
+        /// The version on the right.
+        version: Version,
+    },
+    /// `GL_ARB_foo` (present) or `!GL_ARB_foo` (must be absent).
+    Extension {
+        /// Extension name.
+        name: String,
+        /// True for `!GL_ARB_foo`.
+        negated: bool,
+    },
+    /// `GL_MAX_VERTEX_UNIFORM_COMPONENTS >= 1024`: an implementation limit.
+    Limit {
+        /// The `GL_MAX_*` name.
+        name: String,
+        /// The operator.
+        op: Comparison,
+        /// The number on the right.
+        value: i64,
+    },
+    /// `SIZE w h`: the window size.
+    Size {
+        /// Width in pixels.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+    },
+    /// Any other directive (`depthbuffer`, `fbo`, `rlimit`, `SPIRV YES`, ...), kept verbatim.
+    Other(String),
+}
+
+/// The `[require]` section.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Require {
+    /// Requirement lines in file order.
+    pub items: Vec<Located<Requirement>>,
+}
+
+impl Require {
+    /// The window size: the `SIZE` line, or piglit's default of 250x250.
+    pub fn window_size(&self) -> (u32, u32) {
+        self.items
+            .iter()
+            .find_map(|item| match item.value {
+                Requirement::Size { width, height } => Some((width, height)),
+                _ => None,
+            })
+            .unwrap_or((250, 250))
+    }
+
+    /// Whether the test runs on OpenGL ES (it names `GL ES` or `GLSL ES` versions).
+    pub fn is_es(&self) -> bool {
+        self.items.iter().any(|item| {
+            matches!(
+                item.value,
+                Requirement::Version {
+                    api: Api::GlEs | Api::GlslEs,
+                    ..
+                }
+            )
+        })
+    }
+}
+
+/// The `[vertex data]` table: a header of attribute columns and rows of numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VertexData {
+    /// Column groups in header order.
+    pub columns: Vec<VertexColumn>,
+    /// Each row's numbers, flattened in column order (ints kept exactly as f64).
+    pub rows: Vec<Located<Vec<f64>>>,
+}
+
+/// The component type of a vertex attribute column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttribType {
+    /// `float`
+    Float,
+    /// `int`
+    Int,
+    /// `uint`
+    Uint,
+    /// `double`
+    Double,
+    /// `half`
+    Half,
+    /// `byte`
+    Byte,
+    /// `ubyte`
+    Ubyte,
+    /// `short`
+    Short,
+    /// `ushort`
+    Ushort,
+}
+
+/// One attribute column of `[vertex data]`.
+///
+/// Piglit accepts `name/type/components` (e.g. `vertex/float/2`, `color/float/vec4`,
+/// `m/float/mat2x3`) and the older `name/components` shorthand.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VertexColumn {
+    /// The attribute name in the shader.
+    pub name: String,
+    /// Component type.
+    pub ty: AttribType,
+    /// Values per vertex for this attribute (4 for `vec4`, 6 for `mat2x3`).
+    pub components: u32,
+    /// Matrix columns when the type is a matrix (0 otherwise).
+    pub matrix_columns: u32,
+    /// The column text as written.
+    pub spec: String,
+}
+
+/// A GLSL type named by a `uniform` command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UniformType {
+    /// `float`, `vec2`..`vec4`: size 1..4.
+    Float(u8),
+    /// `double`, `dvec2`..`dvec4`.
+    Double(u8),
+    /// `int`, `ivec2`..`ivec4`.
+    Int(u8),
+    /// `uint`, `uvec2`..`uvec4`.
+    Uint(u8),
+    /// `bool`, `bvec2`..`bvec4`.
+    Bool(u8),
+    /// `int64_t`, `i64vec2`..`i64vec4`.
+    Int64(u8),
+    /// `uint64_t`, `u64vec2`..`u64vec4`.
+    Uint64(u8),
+    /// `matCxR` (`mat3` is 3x3): columns, rows.
+    Mat(u8, u8),
+    /// `dmatCxR`.
+    DMat(u8, u8),
+    /// `handle` (bindless texture handle).
+    Handle,
+}
+
+impl UniformType {
+    /// How many numbers one value of this type takes.
+    pub fn components(self) -> usize {
+        match self {
+            UniformType::Float(n)
+            | UniformType::Double(n)
+            | UniformType::Int(n)
+            | UniformType::Uint(n)
+            | UniformType::Bool(n)
+            | UniformType::Int64(n)
+            | UniformType::Uint64(n) => n as usize,
+            UniformType::Mat(c, r) | UniformType::DMat(c, r) => c as usize * r as usize,
+            UniformType::Handle => 1,
+        }
+    }
+}
+
+/// A number from a `uniform` command, kept in the form its type needs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scalar {
+    /// A float or double value (hex `0x` bit patterns already decoded).
+    Float(f64),
+    /// A signed integer (also used for bool: 0 or 1).
+    Int(i64),
+    /// An unsigned integer.
+    Uint(u64),
+}
+
+/// A `uniform TYPE NAME VALUES...` command.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UniformSet {
+    /// The declared type.
+    pub ty: UniformType,
+    /// The uniform name as written (`a`, `arr[2]`, `s.member`, `aoa[1][0]`).
+    pub name: String,
+    /// The values; a multiple of `ty.components()` (several when setting array elements).
+    pub values: Vec<Scalar>,
+}
+
+/// How `draw rect` maps its coordinates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RectMode {
+    /// Normalised device coordinates.
+    Plain,
+    /// `ortho`: window pixel coordinates.
+    Ortho,
+    /// `tex`: with a texture-coordinate rectangle `tx ty tw th`.
+    Tex([f32; 4]),
+}
+
+/// The region a probe reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ProbeRegion {
+    /// One pixel `x y`.
+    Point([f64; 2]),
+    /// A rectangle `x y w h`.
+    Rect([f64; 4]),
+    /// The whole framebuffer (`probe all`).
+    All,
+}
+
+/// A `probe` command.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Probe {
+    /// What to read.
+    pub region: ProbeRegion,
+    /// True for `relative probe`: coordinates are fractions of the window size.
+    pub relative: bool,
+    /// 3 for `rgb`, 4 for `rgba`.
+    pub channels: u8,
+    /// True for the integer forms (`probe rgba int`): the framebuffer holds integers.
+    pub integer: bool,
+    /// True for `probe warn`: a mismatch warns instead of failing.
+    pub warn_only: bool,
+    /// The expected colour, `channels` values.
+    pub expected: Vec<f64>,
+}
+
+/// A `texture rgbw` command: piglit's red/green/blue/white quadrant texture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextureRgbw {
+    /// Texture unit.
+    pub unit: u32,
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// Optional internal format name (e.g. `GL_RGBA8`).
+    pub format: Option<String>,
+}
+
+/// A `texture checkerboard` command.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextureCheckerboard {
+    /// Texture unit.
+    pub unit: u32,
+    /// Mipmap level.
+    pub level: u32,
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// Colour of the first squares.
+    pub color1: [f32; 4],
+    /// Colour of the other squares.
+    pub color2: [f32; 4],
+}
+
+/// A `[test]` command.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// `clear`
+    Clear,
+    /// `clear color r g b a`
+    ClearColor([f32; 4]),
+    /// `clear depth d`
+    ClearDepth(f64),
+    /// `draw rect [ortho|tex] [patch] x y w h [tx ty tw th]`
+    DrawRect {
+        /// Coordinate mode.
+        mode: RectMode,
+        /// True for `patch` (draw as GL_PATCHES).
+        patch: bool,
+        /// `x y w h`.
+        rect: [f32; 4],
+    },
+    /// `draw instanced rect [ortho] [patch] N x y w h`
+    DrawInstancedRect {
+        /// True for `ortho`.
+        ortho: bool,
+        /// True for `patch`.
+        patch: bool,
+        /// Instance count.
+        instances: u32,
+        /// `x y w h`.
+        rect: [f32; 4],
+    },
+    /// `draw arrays [instanced] MODE first count [instances]`
+    DrawArrays {
+        /// Primitive mode, e.g. `GL_TRIANGLES` (the `GL_` prefix is optional in files).
+        mode: String,
+        /// First vertex.
+        first: i32,
+        /// Vertex count.
+        count: i32,
+        /// Instance count for `draw arrays instanced`.
+        instances: Option<u32>,
+    },
+    /// `uniform TYPE NAME VALUES...`
+    Uniform(UniformSet),
+    /// `tolerance t` or `tolerance r g b a`.
+    Tolerance(Vec<f64>),
+    /// Any `probe` form.
+    Probe(Probe),
+    /// `texture rgbw UNIT (w, h) [FORMAT]`
+    TextureRgbw(TextureRgbw),
+    /// `texture checkerboard UNIT LEVEL (w, h) (r, g, b, a) (r, g, b, a)`
+    TextureCheckerboard(TextureCheckerboard),
+    /// `texparameter TARGET PARAM VALUE`
+    TexParameter {
+        /// `2D`, `Rect`, `1D`, `2DArray`, ...
+        target: String,
+        /// `min`, `mag`, `wrap_s`, `compare_func`, ...
+        parameter: String,
+        /// `nearest`, `linear`, `clamp_to_edge`, ...
+        value: String,
+    },
+    /// `fb tex 2d UNIT`: render into the texture bound to a unit.
+    FbTex2d {
+        /// Texture unit.
+        unit: u32,
+    },
+    /// `link success`
+    LinkSuccess,
+    /// `link error`
+    LinkError,
+    /// `enable CAP`
+    Enable(String),
+    /// `disable CAP`
+    Disable(String),
+    /// `blend func SRC DST`
+    BlendFunc {
+        /// Source factor, e.g. `GL_SRC_ALPHA`.
+        src: String,
+        /// Destination factor.
+        dst: String,
+    },
+    /// A command piglit knows but halfcheck does not run; a backend skips the test with this.
+    Unsupported {
+        /// The command's name (its leading words).
+        name: String,
+    },
+}

@@ -1,0 +1,1 @@
+//! HTML accuracy reports for halfcheck results.
