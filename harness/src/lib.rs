@@ -4,5 +4,8 @@
 //! or the emulator) -> [`results`] (`results.json`). `ARCHITECTURE.md` has the whole picture.
 
 pub mod backend;
+pub mod discover;
 pub mod results;
+pub mod runner;
 pub mod shader_test;
+pub mod validate;

@@ -1,5 +1,204 @@
 //! The `halfcheck` command line.
 
-fn main() {
-    std::process::exit(0);
+use clap::{Parser, Subcommand};
+use halfcheck::backend::gl::list_devices;
+use halfcheck::backend::{BackendKind, BackendOptions};
+use halfcheck::results::Status;
+use halfcheck::runner::{run, worker_main, RunOptions};
+use halfcheck::validate::validate;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Proves that a GPU shader compiler computes GLSL ES mediump at 16-bit precision.
+#[derive(Parser, Debug)]
+#[command(name = "halfcheck", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Commands,
+}
+
+#[derive(Subcommand, Debug)]
+enum Commands {
+    /// Validate .shader_test files (recursively under directories).
+    Parse {
+        /// Files or directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Print counts: files parsed, files per unsupported command, errors.
+        #[arg(long)]
+        stats: bool,
+    },
+    /// Run .shader_test files on a GL driver or the emulator and write results.json.
+    Run {
+        /// Files or directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Which backend runs the tests.
+        #[arg(long, value_enum, default_value = "auto")]
+        backend: BackendKind,
+        /// EGL device index for the GL backend (see `halfcheck devices`).
+        #[arg(long)]
+        gl_device: Option<usize>,
+        /// Directory for results.json.
+        #[arg(long, default_value = "results")]
+        results: PathBuf,
+        /// Only run tests whose name matches this regex (repeatable).
+        #[arg(short = 't', long = "include")]
+        include: Vec<String>,
+        /// Skip tests whose name matches this regex (repeatable).
+        #[arg(short = 'x', long = "exclude")]
+        exclude: Vec<String>,
+        /// Worker processes (default: one per CPU).
+        #[arg(short = 'j', long)]
+        jobs: Option<usize>,
+        /// Seconds a test may run before its worker is killed.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+    },
+    /// List the EGL devices the GL backend can use.
+    Devices,
+    /// Internal: run tests sent on stdin (started by `run`).
+    #[command(hide = true)]
+    Worker {
+        /// Which backend to open.
+        #[arg(long, value_enum)]
+        backend: BackendKind,
+        /// EGL device index.
+        #[arg(long)]
+        gl_device: Option<usize>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Commands::Parse { paths, stats } => parse_command(&paths, stats),
+        Commands::Run {
+            paths,
+            backend,
+            gl_device,
+            results,
+            include,
+            exclude,
+            jobs,
+            timeout,
+        } => {
+            let options = RunOptions {
+                paths,
+                backend,
+                backend_options: BackendOptions { gl_device },
+                results_dir: results,
+                include,
+                exclude,
+                jobs: jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                timeout: Duration::from_secs_f64(timeout.max(0.001)),
+                command_line: std::env::args().collect(),
+            };
+            run_command(&options)
+        }
+        Commands::Devices => devices_command(),
+        Commands::Worker { backend, gl_device } => {
+            let code = worker_main(backend, &BackendOptions { gl_device });
+            ExitCode::from(code as u8)
+        }
+    }
+}
+
+/// `halfcheck parse`.
+fn parse_command(paths: &[PathBuf], stats: bool) -> ExitCode {
+    let start = Instant::now();
+    let report = validate(paths);
+    for e in &report.walk_errors {
+        eprintln!("error: {e}");
+    }
+    for e in &report.errors {
+        eprintln!("{e}");
+    }
+    if stats {
+        println!(
+            "{} files parsed, {} with errors, in {:.2} s",
+            report.parsed,
+            report.errors.len(),
+            start.elapsed().as_secs_f64()
+        );
+        if !report.unsupported.is_empty() {
+            println!("unsupported commands (files using each):");
+            let mut by_count: Vec<_> = report.unsupported.iter().collect();
+            by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            for (name, n) in by_count {
+                println!("  {n:>7}  {name}");
+            }
+        }
+    }
+    if report.is_clean() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// `halfcheck run`: exit 0 when nothing failed, crashed, timed out or errored; 2 when the
+/// run itself could not happen.
+fn run_command(options: &RunOptions) -> ExitCode {
+    let outcome = match run(options) {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            eprintln!("halfcheck: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut counts: BTreeMap<Status, usize> = BTreeMap::new();
+    for result in outcome.results.tests.values() {
+        *counts.entry(result.status).or_default() += 1;
+    }
+    let summary: Vec<String> = counts
+        .iter()
+        .map(|(status, n)| format!("{n} {}", status.as_str()))
+        .collect();
+    println!(
+        "{} on {}: {}",
+        outcome.results.run.backend,
+        outcome.results.run.renderer,
+        summary.join(", ")
+    );
+    println!("results: {}", outcome.results_path.display());
+    let bad = counts.keys().any(|s| {
+        matches!(
+            s,
+            Status::Fail | Status::Crash | Status::Timeout | Status::Error
+        )
+    });
+    if bad {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `halfcheck devices`.
+fn devices_command() -> ExitCode {
+    match list_devices() {
+        Ok(devices) => {
+            for device in &devices {
+                let renderer = match &device.renderer {
+                    Ok(renderer) => format!("{renderer} ({})", device.gl_version),
+                    Err(why) => format!("no ES context: {why}"),
+                };
+                let node = device
+                    .render_node
+                    .as_ref()
+                    .map_or_else(|| "software".to_string(), |p| p.display().to_string());
+                let vendor = device.vendor.as_deref().unwrap_or("unknown vendor");
+                println!("{}: {renderer} [{vendor}, {node}]", device.index);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("halfcheck: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

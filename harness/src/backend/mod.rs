@@ -1,11 +1,14 @@
 //! Backends run a parsed `.shader_test` and report what every probe saw.
 //!
 //! To add a backend: implement [`Backend`] in a module of its own under `backend/`, give it a
-//! [`BackendKind`] variant and construct it in [`crate::runner`]. The GL backend and the
+//! [`BackendKind`] variant and construct it in [`open_backend`]. The GL backend and the
 //! emulator both implement this trait; the runner, verdicts and reports never see which.
 
 use crate::results::{RunInfo, TestResult};
 use crate::shader_test::ShaderTest;
+
+pub mod gl;
+mod mock;
 
 /// Which backend a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -16,6 +19,38 @@ pub enum BackendKind {
     Gl,
     /// halfcheck's own software f16 emulator.
     Emu,
+    /// Runs nothing and passes every test: for testing the runner itself.
+    #[value(hide = true)]
+    Mock,
+}
+
+/// Settings a backend is opened with.
+#[derive(Debug, Clone, Default)]
+pub struct BackendOptions {
+    /// Which EGL device the GL backend uses (the first when `None`).
+    pub gl_device: Option<usize>,
+}
+
+/// Opens a backend of `kind`; `Auto` takes the GL backend when a driver answers.
+pub fn open_backend(
+    kind: BackendKind,
+    options: &BackendOptions,
+) -> Result<Box<dyn Backend>, String> {
+    match kind {
+        BackendKind::Gl => gl::GlBackend::new(options.gl_device)
+            .map(|b| Box::new(b) as Box<dyn Backend>)
+            .map_err(|e| e.to_string()),
+        BackendKind::Auto => match gl::GlBackend::new(options.gl_device) {
+            Ok(b) => Ok(Box::new(b)),
+            Err(gl_error) => open_backend(BackendKind::Emu, options)
+                .map_err(|emu_error| format!("no GL driver ({gl_error}) and {emu_error}")),
+        },
+        BackendKind::Emu => Err(
+            "the emulator backend is not available yet: run with a GL driver (--backend gl)"
+                .to_string(),
+        ),
+        BackendKind::Mock => Ok(Box::new(mock::MockBackend)),
+    }
 }
 
 /// Something that runs shader tests.

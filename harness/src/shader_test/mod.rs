@@ -1,7 +1,11 @@
 //! Piglit's `.shader_test` format: the typed model and its parser.
 
+mod commands;
 mod model;
 mod parse;
+mod require;
+mod tokens;
+mod vertex_data;
 
 pub use model::*;
 pub use parse::{parse_file, parse_str, ParseError};

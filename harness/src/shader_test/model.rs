@@ -70,8 +70,6 @@ pub enum SourceKind {
     Glsl,
     /// `[vertex shader passthrough]`: piglit generates a pass-through vertex shader.
     Passthrough,
-    /// `[... shader file]`: GLSL read from the named file, relative to the test.
-    File(PathBuf),
     /// `[... shader spirv]`: SPIR-V assembly text.
     Spirv,
     /// `[... shader specializations]`: SPIR-V specialization constants.
@@ -152,25 +150,21 @@ pub enum Api {
     GlslEs,
 }
 
-/// A `major.minor` version as written in `[require]` (`3.00` is 3.0, `1.50` is 1.50).
+/// A `major.minor` version as written in `[require]`.
+///
+/// The minor number is kept as written, the way piglit compares them: GL versions have one
+/// digit (`3.1`), GLSL versions two (`3.10`), and each is only compared with its own kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Version {
     /// Major version.
     pub major: u32,
-    /// Minor version scaled to two digits (`3.1` -> 10, `1.50` -> 50).
+    /// Minor version as written (`3.1` -> 1, `1.50` -> 50, `3.00` -> 0).
     pub minor: u32,
-}
-
-impl Version {
-    /// The version as an integer the way GL reports GLSL versions (`3.00` -> 300, `1.50` -> 150).
-    pub fn as_int(self) -> u32 {
-        self.major * 100 + self.minor
-    }
 }
 
 impl std::fmt::Display for Version {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{:02}", self.major, self.minor)
+        write!(f, "{}.{}", self.major, self.minor)
     }
 }
 
@@ -278,22 +272,24 @@ pub enum AttribType {
     Ushort,
 }
 
-/// One attribute column of `[vertex data]`.
+/// One column of `[vertex data]`: `NAME[INDEX]/GL_TYPE/GLSL_TYPE[/MATRIX_COLUMN]`.
 ///
-/// Piglit accepts `name/type/components` (e.g. `vertex/float/2`, `color/float/vec4`,
-/// `m/float/mat2x3`) and the older `name/components` shorthand.
+/// `GLSL_TYPE` is a GLSL type (`vec3`, `mat2x3`, `uint`) or, in the older form, a component
+/// count (`vertex/float/2`). A matrix takes one column per matrix column (`m/float/mat2x3/0`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct VertexColumn {
-    /// The attribute name in the shader.
+    /// The attribute name in the shader, without an array index.
     pub name: String,
-    /// Component type.
+    /// The attribute array index (`bar[1]/int/int`), 0 when there is none.
+    pub array_index: u32,
+    /// Component type of the data in the table.
     pub ty: AttribType,
-    /// Values per vertex for this attribute (4 for `vec4`, 6 for `mat2x3`).
+    /// The GLSL type as written (`vec3`, `mat2x3`, or a count such as `2`).
+    pub glsl_type: String,
+    /// Values per vertex in this column (3 for `vec3`, 3 for one column of `mat2x3`).
     pub components: u32,
-    /// Matrix columns when the type is a matrix (0 otherwise).
-    pub matrix_columns: u32,
-    /// The column text as written.
-    pub spec: String,
+    /// Which matrix column this is (0 for non-matrices).
+    pub matrix_column: u32,
 }
 
 /// A GLSL type named by a `uniform` command.
@@ -356,7 +352,8 @@ pub struct UniformSet {
     pub ty: UniformType,
     /// The uniform name as written (`a`, `arr[2]`, `s.member`, `aoa[1][0]`).
     pub name: String,
-    /// The values; a multiple of `ty.components()` (several when setting array elements).
+    /// The values as written: at most `ty.components()`. Piglit leaves missing trailing
+    /// components undefined; backends set them to 0.
     pub values: Vec<Scalar>,
 }
 
@@ -471,7 +468,7 @@ pub enum Command {
     },
     /// `uniform TYPE NAME VALUES...`
     Uniform(UniformSet),
-    /// `tolerance t` or `tolerance r g b a`.
+    /// `tolerance r [g [b [a]]]`: like piglit, sets the first 1-4 channel tolerances.
     Tolerance(Vec<f64>),
     /// Any `probe` form.
     Probe(Probe),
@@ -488,10 +485,10 @@ pub enum Command {
         /// `nearest`, `linear`, `clamp_to_edge`, ...
         value: String,
     },
-    /// `fb tex 2d UNIT`: render into the texture bound to a unit.
+    /// `fb tex 2d UNIT...`: render into the 2D textures of these units (one attachment each).
     FbTex2d {
-        /// Texture unit.
-        unit: u32,
+        /// Texture units, in colour-attachment order.
+        units: Vec<u32>,
     },
     /// `link success`
     LinkSuccess,

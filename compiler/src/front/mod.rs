@@ -1,0 +1,10 @@
+//! The GLSL ES front end: preprocessing, lexing and parsing into an AST.
+
+pub mod ast;
+pub mod diagnostic;
+pub mod lexer;
+pub mod parser;
+pub mod preprocessor;
+pub mod shader;
+pub mod span;
+pub mod token;

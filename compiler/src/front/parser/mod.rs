@@ -1,0 +1,206 @@
+//! Recursive-descent parser from tokens to the [`ast`](crate::front::ast).
+//!
+//! Declarations are told from expression statements by lookahead instead of a symbol table: a
+//! statement is a declaration when it starts with a qualifier, `struct`, `precision`, a
+//! built-in type name not followed by `(`, or a name (with optional `[...]`) followed by a
+//! name. Nesting is bounded ([`MAX_DEPTH`]) so hostile input gets an error, not a stack
+//! overflow.
+
+mod decl;
+mod expr;
+mod stmt;
+
+use super::ast::{ExternalDeclaration, Ident};
+use super::lexer::Punct;
+use super::span::Span;
+use super::token::{Keyword, Token, TokenKind};
+
+/// Deepest nesting of expressions and statements accepted.
+pub const MAX_DEPTH: usize = 256;
+
+/// A parse error: what was expected and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// What went wrong.
+    pub message: String,
+    /// Where.
+    pub span: Span,
+}
+
+type PResult<T> = Result<T, ParseError>;
+
+/// Parses a whole translation unit from `tokens` (ending with `Eof`) of `text`.
+pub fn parse(tokens: &[Token], text: &str) -> PResult<Vec<ExternalDeclaration>> {
+    let mut parser = Parser {
+        tokens,
+        text,
+        pos: 0,
+        prev_end: 0,
+        depth: 0,
+    };
+    let mut items = Vec::new();
+    while !parser.at_eof() {
+        if let Some(item) = parser.external_declaration()? {
+            items.push(item);
+        }
+    }
+    Ok(items)
+}
+
+const EOF: Token = Token {
+    kind: TokenKind::Eof,
+    span: Span { start: 0, end: 0 },
+};
+
+struct Parser<'a> {
+    tokens: &'a [Token],
+    text: &'a str,
+    pos: usize,
+    /// End of the last consumed token, for node spans.
+    prev_end: u32,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Token {
+        self.peek_at(0)
+    }
+
+    fn peek_at(&self, n: usize) -> Token {
+        self.tokens
+            .get(self.pos + n)
+            .or_else(|| self.tokens.last())
+            .copied()
+            .unwrap_or(EOF)
+    }
+
+    fn at_eof(&self) -> bool {
+        self.peek().kind == TokenKind::Eof
+    }
+
+    fn bump(&mut self) -> Token {
+        let tok = self.peek();
+        if tok.kind != TokenKind::Eof {
+            self.pos += 1;
+            self.prev_end = tok.span.end;
+        }
+        tok
+    }
+
+    fn text(&self, tok: Token) -> &str {
+        self.text.get(tok.span.range()).unwrap_or("")
+    }
+
+    /// Span from `start` to the end of the last consumed token.
+    fn span_from(&self, start: Span) -> Span {
+        Span {
+            start: start.start,
+            end: self.prev_end.max(start.start),
+        }
+    }
+
+    fn is(&self, p: Punct) -> bool {
+        self.peek().kind == TokenKind::Punct(p)
+    }
+
+    fn is_at(&self, n: usize, p: Punct) -> bool {
+        self.peek_at(n).kind == TokenKind::Punct(p)
+    }
+
+    fn eat(&mut self, p: Punct) -> bool {
+        let found = self.is(p);
+        if found {
+            self.bump();
+        }
+        found
+    }
+
+    fn is_kw(&self, k: Keyword) -> bool {
+        self.peek().kind == TokenKind::Keyword(k)
+    }
+
+    fn eat_kw(&mut self, k: Keyword) -> bool {
+        let found = self.is_kw(k);
+        if found {
+            self.bump();
+        }
+        found
+    }
+
+    /// An error at the next token: `expected {what}, found '{token}'`.
+    fn expected<T>(&self, what: &str) -> PResult<T> {
+        let tok = self.peek();
+        let found = match tok.kind {
+            TokenKind::Eof => "end of input".to_owned(),
+            _ => format!("'{}'", self.text(tok)),
+        };
+        Err(ParseError {
+            message: format!("expected {what}, found {found}"),
+            span: tok.span,
+        })
+    }
+
+    fn expect(&mut self, p: Punct, what: &str) -> PResult<Token> {
+        if self.is(p) {
+            Ok(self.bump())
+        } else {
+            self.expected(what)
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> PResult<Ident> {
+        let tok = self.peek();
+        if tok.kind != TokenKind::Ident {
+            return self.expected(what);
+        }
+        self.bump();
+        Ok(Ident {
+            name: self.text(tok).to_owned(),
+            span: tok.span,
+        })
+    }
+
+    /// Enters one level of nesting, failing past [`MAX_DEPTH`]; pair with [`Self::leave`].
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(ParseError {
+                message: format!("nesting deeper than {MAX_DEPTH} levels"),
+                span: self.peek().span,
+            });
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Runs `f` one nesting level deeper.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        self.enter()?;
+        let result = f(self);
+        self.leave();
+        result
+    }
+
+    /// Index of the token after the balanced `[...]` groups starting at `pos + n`.
+    fn skip_brackets(&self, mut n: usize) -> usize {
+        while self.is_at(n, Punct::LBracket) {
+            let mut depth = 0usize;
+            loop {
+                match self.peek_at(n).kind {
+                    TokenKind::Punct(Punct::LBracket) => depth += 1,
+                    TokenKind::Punct(Punct::RBracket) => depth = depth.saturating_sub(1),
+                    TokenKind::Eof => return n,
+                    _ => {}
+                }
+                n += 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+        }
+        n
+    }
+}

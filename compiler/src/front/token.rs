@@ -1,0 +1,342 @@
+//! The parser's tokens: raw tokens of the preprocessed text turned into keywords, identifiers,
+//! checked literals and punctuators, with the version deciding which words are keywords.
+
+use super::lexer::{Punct, RawKind, Scanner};
+use super::shader::Version;
+use super::span::Span;
+
+/// Keywords of GLSL ES (built-in type names are identifiers the parser recognises).
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Keyword {
+    Attribute,
+    Const,
+    Uniform,
+    Varying,
+    Buffer,
+    Shared,
+    Coherent,
+    Volatile,
+    Restrict,
+    Readonly,
+    Writeonly,
+    Layout,
+    Centroid,
+    Flat,
+    Smooth,
+    Sample,
+    Patch,
+    Precise,
+    Invariant,
+    Break,
+    Continue,
+    Do,
+    For,
+    While,
+    Switch,
+    Case,
+    Default,
+    If,
+    Else,
+    In,
+    Out,
+    Inout,
+    Lowp,
+    Mediump,
+    Highp,
+    Precision,
+    Discard,
+    Return,
+    Struct,
+}
+
+/// (spelling, keyword, first version where it is a keyword)
+const KEYWORDS: &[(&str, Keyword, Version)] = &[
+    ("attribute", Keyword::Attribute, Version::Es100),
+    ("const", Keyword::Const, Version::Es100),
+    ("uniform", Keyword::Uniform, Version::Es100),
+    ("varying", Keyword::Varying, Version::Es100),
+    ("buffer", Keyword::Buffer, Version::Es310),
+    ("shared", Keyword::Shared, Version::Es310),
+    ("coherent", Keyword::Coherent, Version::Es310),
+    ("volatile", Keyword::Volatile, Version::Es100),
+    ("restrict", Keyword::Restrict, Version::Es310),
+    ("readonly", Keyword::Readonly, Version::Es310),
+    ("writeonly", Keyword::Writeonly, Version::Es310),
+    ("layout", Keyword::Layout, Version::Es100),
+    ("centroid", Keyword::Centroid, Version::Es100),
+    ("flat", Keyword::Flat, Version::Es100),
+    ("smooth", Keyword::Smooth, Version::Es100),
+    ("sample", Keyword::Sample, Version::Es310),
+    ("patch", Keyword::Patch, Version::Es310),
+    ("precise", Keyword::Precise, Version::Es310),
+    ("invariant", Keyword::Invariant, Version::Es100),
+    ("break", Keyword::Break, Version::Es100),
+    ("continue", Keyword::Continue, Version::Es100),
+    ("do", Keyword::Do, Version::Es100),
+    ("for", Keyword::For, Version::Es100),
+    ("while", Keyword::While, Version::Es100),
+    ("switch", Keyword::Switch, Version::Es100),
+    ("case", Keyword::Case, Version::Es100),
+    ("default", Keyword::Default, Version::Es100),
+    ("if", Keyword::If, Version::Es100),
+    ("else", Keyword::Else, Version::Es100),
+    ("in", Keyword::In, Version::Es100),
+    ("out", Keyword::Out, Version::Es100),
+    ("inout", Keyword::Inout, Version::Es100),
+    ("lowp", Keyword::Lowp, Version::Es100),
+    ("mediump", Keyword::Mediump, Version::Es100),
+    ("highp", Keyword::Highp, Version::Es100),
+    ("precision", Keyword::Precision, Version::Es100),
+    ("discard", Keyword::Discard, Version::Es100),
+    ("return", Keyword::Return, Version::Es100),
+    ("struct", Keyword::Struct, Version::Es100),
+];
+
+/// Words reserved for future use in every GLSL ES version: using one is an error.
+const RESERVED: &[&str] = &[
+    "asm", "class", "union", "enum", "typedef", "template", "this", "goto", "inline", "noinline",
+    "public", "static", "extern", "external", "interface", "long", "short", "double", "half",
+    "fixed", "unsigned", "superp", "input", "output", "hvec2", "hvec3", "hvec4", "dvec2", "dvec3",
+    "dvec4", "fvec2", "fvec3", "fvec4", "sizeof", "cast", "namespace", "using",
+];
+
+impl Keyword {
+    /// The keyword's spelling.
+    pub fn as_str(self) -> &'static str {
+        KEYWORDS
+            .iter()
+            .find(|(_, k, _)| *k == self)
+            .map_or("", |(s, _, _)| s)
+    }
+}
+
+/// An integer literal: its 32-bit pattern and whether it had a `u` suffix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntLiteral {
+    /// The bit pattern (a signed literal above `i32::MAX` wraps to a negative value).
+    pub bits: u32,
+    /// `u`/`U` suffix.
+    pub unsigned: bool,
+}
+
+/// What a token is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TokenKind {
+    /// An identifier (including built-in type names).
+    Ident,
+    /// A keyword.
+    Keyword(Keyword),
+    /// An integer literal.
+    Int(IntLiteral),
+    /// A float literal with its value; its text is the token's span.
+    Float(f64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A punctuator.
+    Punct(Punct),
+    /// End of input.
+    Eof,
+}
+
+/// A token and its place in the preprocessed text.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Token {
+    /// What it is.
+    pub kind: TokenKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// A lexing error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LexError {
+    /// What is wrong.
+    pub message: String,
+    /// Where.
+    pub span: Span,
+}
+
+/// Splits preprocessed `text` into tokens, ending with [`TokenKind::Eof`].
+pub fn tokenize(text: &str, version: Version) -> Result<Vec<Token>, LexError> {
+    let mut tokens = Vec::with_capacity(text.len() / 3);
+    for raw in Scanner::new(text) {
+        let span = Span {
+            start: raw.start,
+            end: raw.end,
+        };
+        let spelling = text.get(span.range()).unwrap_or("");
+        let kind = match raw.kind {
+            RawKind::Newline => continue,
+            RawKind::Punct(p) => TokenKind::Punct(p),
+            RawKind::Ident => word(spelling, version).map_err(|message| LexError { message, span })?,
+            RawKind::Number => {
+                number(spelling, version).map_err(|message| LexError { message, span })?
+            }
+            RawKind::Other => {
+                return Err(LexError {
+                    message: format!("unexpected character '{spelling}'"),
+                    span,
+                })
+            }
+        };
+        if matches!(kind, TokenKind::Punct(Punct::Hash | Punct::HashHash)) {
+            return Err(LexError {
+                message: format!("unexpected '{spelling}' outside a preprocessor directive"),
+                span,
+            });
+        }
+        tokens.push(Token { kind, span });
+    }
+    let end = Span::new(text.len(), text.len());
+    tokens.push(Token {
+        kind: TokenKind::Eof,
+        span: end,
+    });
+    Ok(tokens)
+}
+
+fn word(spelling: &str, version: Version) -> Result<TokenKind, String> {
+    if let Some((_, keyword, since)) = KEYWORDS.iter().find(|(s, _, _)| *s == spelling) {
+        if version >= *since {
+            return Ok(TokenKind::Keyword(*keyword));
+        }
+    }
+    match spelling {
+        "true" => Ok(TokenKind::Bool(true)),
+        "false" => Ok(TokenKind::Bool(false)),
+        _ if RESERVED.contains(&spelling) => {
+            Err(format!("'{spelling}' is a reserved word and may not be used"))
+        }
+        _ => Ok(TokenKind::Ident),
+    }
+}
+
+/// Checks a pp-number and turns it into an integer or float literal.
+fn number(text: &str, version: Version) -> Result<TokenKind, String> {
+    let invalid = || format!("invalid number '{text}'");
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        let (digits, unsigned) = strip_unsigned(hex, text, version)?;
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(invalid());
+        }
+        return int(digits, 16, unsigned, text);
+    }
+    if text.contains(['.', 'e', 'E']) {
+        let body = match text.strip_suffix(['f', 'F']) {
+            Some(_) if version < Version::Es300 => {
+                return Err(format!(
+                    "float suffix in '{text}' needs GLSL ES 3.00 or later"
+                ))
+            }
+            Some(body) => body,
+            None => text,
+        };
+        if !is_float_body(body) {
+            return Err(invalid());
+        }
+        return body.parse::<f64>().map(TokenKind::Float).map_err(|_| invalid());
+    }
+    let (digits, unsigned) = strip_unsigned(text, text, version)?;
+    if !digits.bytes().all(|b| b.is_ascii_digit()) || digits.is_empty() {
+        return Err(invalid());
+    }
+    match digits.strip_prefix('0').filter(|rest| !rest.is_empty()) {
+        Some(octal) if octal.bytes().all(|b| (b'0'..=b'7').contains(&b)) => {
+            int(octal, 8, unsigned, text)
+        }
+        Some(_) => Err(format!("invalid octal number '{text}'")),
+        None => int(digits, 10, unsigned, text),
+    }
+}
+
+fn strip_unsigned<'t>(digits: &'t str, text: &str, version: Version) -> Result<(&'t str, bool), String> {
+    match digits.strip_suffix(['u', 'U']) {
+        Some(_) if version < Version::Es300 => Err(format!(
+            "unsigned integer '{text}' needs GLSL ES 3.00 or later"
+        )),
+        Some(rest) => Ok((rest, true)),
+        None => Ok((digits, false)),
+    }
+}
+
+fn int(digits: &str, radix: u32, unsigned: bool, text: &str) -> Result<TokenKind, String> {
+    let bits = u32::from_str_radix(digits, radix)
+        .map_err(|_| format!("integer '{text}' does not fit in 32 bits"))?;
+    Ok(TokenKind::Int(IntLiteral { bits, unsigned }))
+}
+
+/// `digits [. digits] [e [+-] digits]` with at least one mantissa digit and a dot or exponent.
+fn is_float_body(body: &str) -> bool {
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(at) => (body.get(..at).unwrap_or(""), body.get(at + 1..)),
+        None => (body, None),
+    };
+    let mut parts = mantissa.splitn(2, '.');
+    let whole = parts.next().unwrap_or("");
+    let frac = parts.next().unwrap_or("");
+    let digits_ok = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = digits_ok(whole) && digits_ok(frac) && !(whole.is_empty() && frac.is_empty());
+    let exponent_ok = match exponent {
+        None => true,
+        Some(e) => {
+            let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+            !e.is_empty() && digits_ok(e)
+        }
+    };
+    mantissa_ok && exponent_ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str, version: Version) -> Result<Vec<TokenKind>, LexError> {
+        tokenize(text, version).map(|t| t.into_iter().map(|t| t.kind).collect())
+    }
+
+    #[test]
+    fn integer_literals_in_every_radix() {
+        let toks = kinds("10 010 0x1F 4294967295u", Version::Es300).expect("lexes");
+        let bits: Vec<u32> = toks
+            .iter()
+            .filter_map(|k| match k {
+                TokenKind::Int(i) => Some(i.bits),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(bits, vec![10, 8, 31, u32::MAX]);
+    }
+
+    #[test]
+    fn float_suffix_needs_es300() {
+        assert!(kinds("1.5f", Version::Es300).is_ok());
+        assert!(kinds("1.5f", Version::Es100).is_err());
+    }
+
+    #[test]
+    fn integer_too_large_is_an_error() {
+        assert!(kinds("4294967296", Version::Es300).is_err());
+    }
+
+    #[test]
+    fn buffer_is_a_keyword_only_from_es310() {
+        assert_eq!(kinds("buffer", Version::Es300).expect("lexes")[0], TokenKind::Ident);
+        assert_eq!(
+            kinds("buffer", Version::Es310).expect("lexes")[0],
+            TokenKind::Keyword(Keyword::Buffer)
+        );
+    }
+
+    #[test]
+    fn reserved_word_is_an_error() {
+        assert!(kinds("goto", Version::Es100).is_err());
+    }
+
+    #[test]
+    fn malformed_numbers_are_errors() {
+        for bad in ["1f", "1e", "09", "0x", "1.0lf", "1..2"] {
+            assert!(kinds(bad, Version::Es300).is_err(), "{bad}");
+        }
+    }
+}

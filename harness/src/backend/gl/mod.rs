@@ -1,0 +1,280 @@
+//! The GL backend: runs `.shader_test` files on a real OpenGL ES driver, headless via EGL,
+//! and reads back exactly the floats the shaders computed.
+//!
+//! [`GlBackend::new`] makes an ES context (the highest version the driver offers) on an EGL
+//! device with no window; [`list_devices`] lists the devices. Each [`Backend::run_test`]
+//! checks the `[require]` block (`require`), then compiles and links (`program`), runs
+//! the commands (`exec`) into an RGBA32F window FBO (`target`) and probes it
+//! (`probe`): every probe records the exact float, its bits, and the 8-bit value piglit
+//! would judge. State is reset after each test; a context that is lost or keeps raising
+//! errors is replaced. A `GlBackend` is not `Send`: create one on each worker thread.
+
+mod context;
+mod draw;
+mod exec;
+mod probe;
+mod program;
+mod require;
+mod state;
+mod target;
+mod textures;
+mod uniforms;
+
+pub use context::{ContextInfo, DeviceInfo};
+
+use crate::backend::Backend;
+use crate::results::{RunInfo, Status, TestResult};
+use crate::shader_test::ShaderTest;
+use context::GlContext;
+use glow::HasContext;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// Why no GL context could be had.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GlError {
+    /// libEGL could not be loaded.
+    NoEgl,
+    /// EGL is there but lists no usable device.
+    NoDevice(String),
+    /// The device index asked for does not exist.
+    NoSuchDevice {
+        /// The index asked for.
+        index: usize,
+        /// How many devices there are.
+        count: usize,
+    },
+    /// `eglGetPlatformDisplay` / `eglInitialize` on the device failed.
+    Display(String),
+    /// No EGL config offers OpenGL ES without a surface.
+    Config(String),
+    /// The context could not be created or made current.
+    Context(String),
+}
+
+impl std::fmt::Display for GlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GlError::NoEgl => write!(
+                f,
+                "cannot load libEGL: is Mesa's libegl1 / libegl-mesa0 installed?"
+            ),
+            GlError::NoDevice(why) => write!(
+                f,
+                "no EGL device found ({why}): is Mesa's libegl-mesa0 installed?"
+            ),
+            GlError::NoSuchDevice { index, count } => {
+                write!(
+                    f,
+                    "no EGL device {index}: there are {count} (see `halfcheck devices`)"
+                )
+            }
+            GlError::Display(why) => write!(f, "cannot open an EGL display on the device: {why}"),
+            GlError::Config(why) => write!(f, "no EGL config for headless OpenGL ES: {why}"),
+            GlError::Context(why) => write!(f, "cannot create an OpenGL ES context: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for GlError {}
+
+/// Lists the EGL devices, with the renderer an ES context on each reports.
+pub fn list_devices() -> Result<Vec<DeviceInfo>, GlError> {
+    context::list_devices()
+}
+
+/// Runs shader tests on an OpenGL ES context. One per worker thread.
+pub struct GlBackend {
+    device_index: Option<usize>,
+    context: GlContext,
+    /// Set when the context broke and could not be replaced.
+    broken: Option<String>,
+}
+
+impl GlBackend {
+    /// Creates a headless ES context on EGL device `device_index` (the first when `None`).
+    pub fn new(device_index: Option<usize>) -> Result<GlBackend, GlError> {
+        Ok(GlBackend {
+            device_index,
+            context: GlContext::new(device_index)?,
+            broken: None,
+        })
+    }
+
+    /// What the context reported about itself (versions, renderer, extensions).
+    pub fn context_info(&self) -> &ContextInfo {
+        &self.context.info
+    }
+
+    /// Resets GL state after a test; replaces the context when it is lost or keeps erroring.
+    fn reset(&mut self) {
+        if reset_state(&self.context) {
+            return;
+        }
+        match GlContext::new(self.device_index) {
+            Ok(context) => self.context = context,
+            Err(e) => {
+                self.broken = Some(format!(
+                    "the GL context broke and could not be recreated: {e}"
+                ))
+            }
+        }
+    }
+}
+
+impl Backend for GlBackend {
+    fn run_info(&self) -> RunInfo {
+        let info = &self.context.info;
+        let versions = BTreeMap::from([
+            ("GL_VENDOR".to_owned(), info.vendor.clone()),
+            ("GL_VERSION".to_owned(), info.version.clone()),
+            (
+                "GL_SHADING_LANGUAGE_VERSION".to_owned(),
+                info.glsl_version.clone(),
+            ),
+            ("halfcheck".to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
+        ]);
+        let float_target = info.has("GL_EXT_color_buffer_float") || info.es_at_least(3, 2);
+        RunInfo {
+            backend: "gl".into(),
+            renderer: info.renderer.clone(),
+            versions,
+            context: json!({
+                "shader_precision_format": precision_formats(&self.context.gl),
+                "render_target": if float_target { "RGBA32F" } else { "RGBA8" },
+                "extensions": info.extensions,
+            }),
+            ..RunInfo::default()
+        }
+    }
+
+    fn run_test(&mut self, test: &ShaderTest) -> TestResult {
+        let started = Instant::now();
+        if let Some(why) = &self.broken {
+            return TestResult::with_status(Status::Error, why.clone());
+        }
+        if let Err(e) = self.context.make_current() {
+            return TestResult::with_status(Status::Error, e.to_string());
+        }
+        let gl = &self.context.gl;
+        let limit = |name: u32| query_limit(gl, name);
+        let mut result = match require::skip_reason(test, &self.context.info, &limit) {
+            Some(reason) => TestResult::with_status(Status::Skip, reason),
+            None => {
+                let result = exec::run(gl, &self.context.info, test);
+                self.reset();
+                result
+            }
+        };
+        result.duration_s = started.elapsed().as_secs_f64();
+        result
+    }
+}
+
+/// Why a test stopped early: a status (fail, skip, error) and the reason.
+#[derive(Debug, Clone, PartialEq)]
+struct Stop {
+    status: Status,
+    reason: String,
+}
+
+impl Stop {
+    fn fail(reason: impl Into<String>) -> Stop {
+        Stop {
+            status: Status::Fail,
+            reason: reason.into(),
+        }
+    }
+
+    fn skip(reason: impl Into<String>) -> Stop {
+        Stop {
+            status: Status::Skip,
+            reason: reason.into(),
+        }
+    }
+
+    fn error(reason: impl Into<String>) -> Stop {
+        Stop {
+            status: Status::Error,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// `glGetIntegerv(name)`, or `None` when the driver rejects the enum.
+fn query_limit(gl: &glow::Context, name: u32) -> Option<i64> {
+    // SAFETY: a plain query followed by reading the error it may have raised.
+    unsafe {
+        while gl.get_error() != glow::NO_ERROR {}
+        let value = gl.get_parameter_i32(name);
+        (gl.get_error() == glow::NO_ERROR).then_some(i64::from(value))
+    }
+}
+
+/// Puts back the default state a test may have changed; false when the context is unusable.
+fn reset_state(context: &GlContext) -> bool {
+    let (gl, info) = (&context.gl, &context.info);
+    // SAFETY: resetting bindings and capabilities of the current context.
+    unsafe {
+        gl.use_program(None);
+        gl.bind_vertex_array(None);
+        gl.bind_buffer(glow::ARRAY_BUFFER, None);
+        gl.bind_framebuffer(glow::FRAMEBUFFER, None);
+        for cap in [
+            glow::BLEND,
+            glow::DEPTH_TEST,
+            glow::CULL_FACE,
+            glow::SCISSOR_TEST,
+            glow::STENCIL_TEST,
+            glow::POLYGON_OFFSET_FILL,
+            glow::RASTERIZER_DISCARD,
+            glow::SAMPLE_ALPHA_TO_COVERAGE,
+            glow::SAMPLE_COVERAGE,
+            glow::PRIMITIVE_RESTART_FIXED_INDEX,
+        ] {
+            gl.disable(cap);
+        }
+        gl.enable(glow::DITHER);
+        if info.has("GL_EXT_clip_cull_distance") {
+            (0..8).for_each(|plane| gl.disable(state::CLIP_DISTANCE0_EXT + plane));
+        }
+        gl.blend_func(glow::ONE, glow::ZERO);
+        gl.clear_color(0.0, 0.0, 0.0, 0.0);
+        gl.clear_depth_f32(1.0);
+        gl.active_texture(glow::TEXTURE0);
+        // Drain the errors the test left; a lost context or an endless stream is broken.
+        for _ in 0..64 {
+            match gl.get_error() {
+                glow::NO_ERROR => return true,
+                glow::CONTEXT_LOST => return false,
+                _ => {}
+            }
+        }
+        false
+    }
+}
+
+/// `glGetShaderPrecisionFormat` for the vertex and fragment stages, every precision type.
+fn precision_formats(gl: &glow::Context) -> Value {
+    let types = [
+        ("low_float", glow::LOW_FLOAT),
+        ("medium_float", glow::MEDIUM_FLOAT),
+        ("high_float", glow::HIGH_FLOAT),
+        ("low_int", glow::LOW_INT),
+        ("medium_int", glow::MEDIUM_INT),
+        ("high_int", glow::HIGH_INT),
+    ];
+    let stage = |shader: u32| -> Value {
+        let entries = types.iter().map(|&(name, kind)| {
+            // SAFETY: a plain query on the current context.
+            let format = unsafe { gl.get_shader_precision_format(shader, kind) };
+            let value = format.map_or(Value::Null, |f| {
+                json!({"range_min": f.range_min, "range_max": f.range_max, "precision": f.precision})
+            });
+            (name.to_owned(), value)
+        });
+        Value::Object(entries.collect::<Map<_, _>>())
+    };
+    json!({"vertex": stage(glow::VERTEX_SHADER), "fragment": stage(glow::FRAGMENT_SHADER)})
+}

@@ -1,0 +1,101 @@
+//! The worker process: opens one backend and runs the jobs its parent sends, one at a time.
+//!
+//! A driver that crashes or hangs takes only its worker down; the parent records the test as
+//! `crash` or `timeout` and starts a new worker for the rest. `HALFCHECK_WORKER_FAULT` lets
+//! tests make a worker crash or hang on purpose (`crash=REGEX`, `hang=REGEX`, `;`-separated),
+//! the way deqp-runner's mock test binary does.
+
+use super::protocol::{Job, Reply};
+use crate::backend::{open_backend, BackendKind, BackendOptions};
+use crate::results::{Status, TestResult};
+use crate::shader_test::parse_file;
+use regex::Regex;
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+/// Runs the worker loop on stdin/stdout until stdin closes. Returns the process exit code.
+pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let faults = Faults::from_env();
+    let mut backend = match open_backend(kind, options) {
+        Ok(backend) => backend,
+        Err(message) => {
+            send(&mut out, &Reply::Fatal(message));
+            return 2;
+        }
+    };
+    if !send(&mut out, &Reply::Ready(Box::new(backend.run_info()))) {
+        return 1;
+    }
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let result = match serde_json::from_str::<Job>(&line) {
+            Ok(job) => {
+                faults.inject(&job.name);
+                let start = Instant::now();
+                let mut result = match parse_file(&job.path) {
+                    Ok(test) => backend.run_test(&test),
+                    Err(e) => TestResult::with_status(Status::Error, e.to_string()),
+                };
+                result.duration_s = start.elapsed().as_secs_f64();
+                result
+            }
+            Err(e) => TestResult::with_status(Status::Error, format!("bad job from parent: {e}")),
+        };
+        if !send(&mut out, &Reply::Result(Box::new(result))) {
+            return 1;
+        }
+    }
+    0
+}
+
+/// Writes one reply line; false when the parent has gone.
+fn send(out: &mut impl Write, reply: &Reply) -> bool {
+    match serde_json::to_string(reply) {
+        Ok(text) => writeln!(out, "{text}").and_then(|_| out.flush()).is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// Deliberate faults for testing crash and hang recovery.
+struct Faults {
+    crash: Option<Regex>,
+    hang: Option<Regex>,
+}
+
+impl Faults {
+    /// Reads `HALFCHECK_WORKER_FAULT`; invalid patterns are ignored with a warning.
+    fn from_env() -> Self {
+        let mut faults = Faults {
+            crash: None,
+            hang: None,
+        };
+        let Ok(spec) = std::env::var("HALFCHECK_WORKER_FAULT") else {
+            return faults;
+        };
+        for part in spec.split(';') {
+            let Some((what, pattern)) = part.split_once('=') else {
+                continue;
+            };
+            match (what.trim(), Regex::new(pattern)) {
+                ("crash", Ok(re)) => faults.crash = Some(re),
+                ("hang", Ok(re)) => faults.hang = Some(re),
+                _ => eprintln!("halfcheck worker: ignoring fault '{part}'"),
+            }
+        }
+        faults
+    }
+
+    /// Crashes or hangs when the test's name matches.
+    fn inject(&self, name: &str) {
+        if self.crash.as_ref().is_some_and(|re| re.is_match(name)) {
+            std::process::abort();
+        }
+        if self.hang.as_ref().is_some_and(|re| re.is_match(name)) {
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! `halfcheck parse`: validates `.shader_test` files and summarises what they use.
+
+use crate::discover::{find_tests, TestFile};
+use crate::shader_test::{parse_file, Command, ParseError};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// What validating a set of files found.
+#[derive(Debug, Default)]
+pub struct ValidationReport {
+    /// Files that parsed.
+    pub parsed: usize,
+    /// Errors, one per file that did not parse, in name order.
+    pub errors: Vec<ParseError>,
+    /// Paths that could not be walked.
+    pub walk_errors: Vec<String>,
+    /// For each unsupported command, how many files use it.
+    pub unsupported: BTreeMap<String, usize>,
+}
+
+impl ValidationReport {
+    /// True when every file parsed and every path could be read.
+    pub fn is_clean(&self) -> bool {
+        self.errors.is_empty() && self.walk_errors.is_empty()
+    }
+}
+
+/// Parses every `.shader_test` under `paths`, in parallel.
+pub fn validate(paths: &[PathBuf]) -> ValidationReport {
+    let (files, walk_errors) = find_tests(paths);
+    let outcomes: Vec<Result<Vec<String>, ParseError>> = files
+        .par_iter()
+        .map(|file: &TestFile| {
+            parse_file(&file.path).map(|test| {
+                let mut names: Vec<String> = test
+                    .commands
+                    .iter()
+                    .filter_map(|c| match &c.value {
+                        Command::Unsupported { name } => Some(name.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                names.sort();
+                names.dedup();
+                names
+            })
+        })
+        .collect();
+    let mut report = ValidationReport {
+        walk_errors,
+        ..ValidationReport::default()
+    };
+    for outcome in outcomes {
+        match outcome {
+            Ok(names) => {
+                report.parsed += 1;
+                for name in names {
+                    *report.unsupported.entry(name).or_default() += 1;
+                }
+            }
+            Err(e) => report.errors.push(e),
+        }
+    }
+    report
+}

@@ -1,0 +1,146 @@
+//! The GL backend on Mesa with Igalia's mediump anchors: on llvmpipe (which lowers mediump
+//! to binary16) all 28 pass and `fract(1/3 * 1024)` reads back exactly 0.25; on softpipe
+//! (which computes mediump at fp32) exactly the 10 `*_lowered` tests fail.
+//!
+//! Mesa picks the Gallium driver once per process, so the softpipe run re-executes this
+//! test binary with `GALLIUM_DRIVER=softpipe`. Without EGL the tests skip (they print why)
+//! unless `HALFCHECK_REQUIRE_GL=1`.
+
+use halfcheck::backend::gl::GlBackend;
+use halfcheck::backend::Backend;
+use halfcheck::results::Status;
+use halfcheck::shader_test::parse_file;
+use std::path::{Path, PathBuf};
+
+fn anchors() -> PathBuf {
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/anchors/igalia-mediump"
+    ))
+    .to_path_buf()
+}
+
+/// A backend, or `None` (with the reason on stderr) when this machine has no EGL.
+fn backend() -> Option<GlBackend> {
+    match GlBackend::new(None) {
+        Ok(backend) => Some(backend),
+        Err(e) if std::env::var("HALFCHECK_REQUIRE_GL").as_deref() == Ok("1") => {
+            panic!("HALFCHECK_REQUIRE_GL=1 but no GL context: {e}")
+        }
+        Err(e) => {
+            eprintln!("skipping: no GL context: {e}");
+            None
+        }
+    }
+}
+
+fn shader_tests(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("anchor directory").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            shader_tests(&path, out);
+        } else if path.extension().is_some_and(|e| e == "shader_test") {
+            out.push(path);
+        }
+    }
+}
+
+fn is_lowered(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.ends_with("_lowered.shader_test") && !name.ends_with("_not_lowered.shader_test")
+}
+
+/// Runs every anchor on the driver this process got and checks what that driver must do.
+#[test]
+fn mediump_anchors_pass_or_fail_as_the_driver_lowers() {
+    let Some(mut backend) = backend() else { return };
+    let renderer = backend.run_info().renderer;
+    println!("renderer: {renderer}");
+    let lowers = if renderer.starts_with("llvmpipe") {
+        true
+    } else if renderer.starts_with("softpipe") {
+        false
+    } else {
+        eprintln!("skipping: no expectations for renderer {renderer}");
+        return;
+    };
+    let mut files = Vec::new();
+    shader_tests(&anchors(), &mut files);
+    files.sort();
+    assert_eq!(files.len(), 28);
+    let lowered = files.iter().filter(|f| is_lowered(f)).count();
+    assert_eq!(lowered, 10);
+    for file in &files {
+        let test = parse_file(file).unwrap_or_else(|e| panic!("{e}"));
+        let result = backend.run_test(&test);
+        let expected = if is_lowered(file) && !lowers {
+            Status::Fail
+        } else {
+            Status::Pass
+        };
+        assert_eq!(
+            result.status,
+            expected,
+            "{}: {:?}",
+            file.display(),
+            result.reason
+        );
+        let execution = file.components().any(|c| c.as_os_str() == "execution");
+        assert_eq!(!result.probes.is_empty(), execution, "{}", file.display());
+    }
+}
+
+/// The exact green channel of `mediump_div_lowered`: fp16(1/3) * 1024 has fraction 0.25.
+#[test]
+fn mediump_div_lowered_reads_back_the_exact_float() {
+    let Some(mut backend) = backend() else { return };
+    let renderer = backend.run_info().renderer;
+    let path = anchors().join("glsl-es-1.00/execution/mediump_div_lowered.shader_test");
+    let test = parse_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    let result = backend.run_test(&test);
+    let probe = &result.probes[0];
+    let green = probe.observed[1];
+    println!(
+        "renderer: {renderer}; green = {green} ({})",
+        probe.observed_bits[1]
+    );
+    if renderer.starts_with("llvmpipe") {
+        assert_eq!(result.status, Status::Pass);
+        assert_eq!(green, 0.25);
+        assert_eq!(probe.observed_bits[1], "0x3e800000");
+    } else if renderer.starts_with("softpipe") {
+        assert_eq!(result.status, Status::Fail);
+        assert!((green - 1.0 / 3.0).abs() < 1e-3, "green = {green}");
+        assert_eq!(probe.observed_unorm8[1], f64::from(85.0f32 / 255.0));
+    }
+}
+
+/// Both tests above again, on softpipe, in a child process (one Gallium driver per process).
+#[test]
+fn softpipe_runs_in_a_child_process() {
+    if std::env::var_os("GALLIUM_DRIVER").is_some() || backend().is_none() {
+        return;
+    }
+    let exe = std::env::current_exe().expect("test binary");
+    for name in [
+        "mediump_anchors_pass_or_fail_as_the_driver_lowers",
+        "mediump_div_lowered_reads_back_the_exact_float",
+    ] {
+        let output = std::process::Command::new(&exe)
+            .args(["--exact", name, "--nocapture", "--test-threads=1"])
+            .env("GALLIUM_DRIVER", "softpipe")
+            .output()
+            .expect("re-run the test binary");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            output.status.success(),
+            "{name} on softpipe:\n{stdout}\n{stderr}"
+        );
+        assert!(
+            stdout.contains("renderer: softpipe"),
+            "{name} did not run on softpipe:\n{stdout}"
+        );
+        println!("{stdout}");
+    }
+}

@@ -1,0 +1,142 @@
+//! The GL backend's command semantics on Mesa: compile failures, unsupported commands,
+//! uniform array elements and struct members, and piglit's rgbw texture layout.
+//! Without EGL these skip (they print why) unless `HALFCHECK_REQUIRE_GL=1`.
+
+use halfcheck::backend::gl::GlBackend;
+use halfcheck::backend::Backend;
+use halfcheck::results::{Status, TestResult};
+use halfcheck::shader_test::{parse_str, Command, Located};
+use std::path::Path;
+
+fn backend() -> Option<GlBackend> {
+    match GlBackend::new(None) {
+        Ok(backend) => Some(backend),
+        Err(e) if std::env::var("HALFCHECK_REQUIRE_GL").as_deref() == Ok("1") => {
+            panic!("HALFCHECK_REQUIRE_GL=1 but no GL context: {e}")
+        }
+        Err(e) => {
+            eprintln!("skipping: no GL context: {e}");
+            None
+        }
+    }
+}
+
+fn run(backend: &mut GlBackend, text: &str) -> TestResult {
+    let test = parse_str(Path::new("inline.shader_test"), text).unwrap_or_else(|e| panic!("{e}"));
+    backend.run_test(&test)
+}
+
+#[test]
+fn a_shader_that_does_not_compile_fails_with_its_log() {
+    let Some(mut backend) = backend() else { return };
+    let result = run(
+        &mut backend,
+        "[require]\nGL ES >= 2.0\nGLSL ES >= 1.00\n[vertex shader passthrough]\n\
+         [fragment shader]\nvoid main() { gl_FragColor = undeclared; }\n\
+         [test]\ndraw rect -1 -1 2 2\nprobe all rgba 0 0 0 0\n",
+    );
+    assert_eq!(result.status, Status::Fail);
+    let reason = result.reason.unwrap_or_default();
+    assert!(
+        reason.starts_with("fragment shader failed to compile: "),
+        "{reason}"
+    );
+    assert!(
+        result.logs["fragment"].contains("undeclared"),
+        "{:?}",
+        result.logs
+    );
+    assert!(result.probes.is_empty());
+}
+
+#[test]
+fn an_unsupported_command_skips_before_anything_runs() {
+    let Some(mut backend) = backend() else { return };
+    let text = "[require]\nGL ES >= 2.0\nGLSL ES >= 1.00\n[vertex shader passthrough]\n\
+                [fragment shader]\nvoid main() { gl_FragColor = vec4(1.0); }\n\
+                [test]\ndraw rect -1 -1 2 2\nprobe all rgba 1 1 1 1\n";
+    let mut test =
+        parse_str(Path::new("inline.shader_test"), text).unwrap_or_else(|e| panic!("{e}"));
+    test.commands.push(Located {
+        line: 99,
+        value: Command::Unsupported {
+            name: "compute".into(),
+        },
+    });
+    let result = backend.run_test(&test);
+    assert_eq!(result.status, Status::Skip);
+    assert_eq!(
+        result.reason.as_deref(),
+        Some("unsupported command: compute")
+    );
+    assert!(result.probes.is_empty());
+}
+
+#[test]
+fn desktop_gl_tests_skip() {
+    let Some(mut backend) = backend() else { return };
+    let result = run(&mut backend, "[require]\nGLSL >= 1.30\n[test]\n");
+    assert_eq!(result.status, Status::Skip);
+    assert_eq!(result.reason.as_deref(), Some("needs desktop GL"));
+}
+
+#[test]
+fn uniform_array_elements_and_struct_members_are_set_by_full_name() {
+    let Some(mut backend) = backend() else { return };
+    let result = run(
+        &mut backend,
+        "[require]\nGL ES >= 2.0\nGLSL ES >= 1.00\n[vertex shader passthrough]\n\
+         [fragment shader]\nprecision highp float;\n\
+         struct S { float m; vec2 v; };\nuniform float a[3];\nuniform S s;\n\
+         void main() { gl_FragColor = vec4(a[2], s.m, s.v.y, a[0]); }\n\
+         [test]\nuniform float a[2] 0.5\nuniform float a[0] 1.0\nuniform float s.m 0.25\n\
+         uniform vec2 s.v 0.0 0.75\ndraw rect -1 -1 2 2\nprobe all rgba 0.5 0.25 0.75 1.0\n",
+    );
+    assert_eq!(result.status, Status::Pass, "{:?}", result.reason);
+    assert_eq!(result.probes[0].observed, vec![0.5, 0.25, 0.75, 1.0]);
+}
+
+#[test]
+fn texture_rgbw_has_piglits_quadrants() {
+    let Some(mut backend) = backend() else { return };
+    let result = run(
+        &mut backend,
+        "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\
+         [vertex shader]\nin vec4 piglit_vertex;\nin vec2 piglit_texcoord;\nout vec2 tc;\n\
+         void main() { gl_Position = piglit_vertex; tc = piglit_texcoord; }\n\
+         [fragment shader]\nprecision highp float;\nuniform sampler2D tex;\nin vec2 tc;\n\
+         out vec4 color;\nvoid main() { color = texture(tex, tc); }\n\
+         [test]\nuniform int tex 3\ntexture rgbw 3 (8, 8)\ndraw rect tex -1 -1 2 2 0 0 1 1\n\
+         relative probe rgba (0.25, 0.25) (1.0, 0.0, 0.0, 1.0)\n\
+         relative probe rgba (0.75, 0.25) (0.0, 1.0, 0.0, 1.0)\n\
+         relative probe rgba (0.25, 0.75) (0.0, 0.0, 1.0, 1.0)\n\
+         relative probe rgba (0.75, 0.75) (1.0, 1.0, 1.0, 1.0)\n",
+    );
+    assert_eq!(result.status, Status::Pass, "{:?}", result.reason);
+    assert_eq!(result.probes.len(), 4);
+    assert_eq!(result.probes[1].pixel, [187, 62]);
+}
+
+#[test]
+fn a_failing_probe_reports_the_first_bad_pixel_and_the_next_test_starts_clean() {
+    let Some(mut backend) = backend() else { return };
+    let result = run(
+        &mut backend,
+        "[require]\nGL ES >= 2.0\nGLSL ES >= 1.00\n[vertex shader passthrough]\n\
+         [fragment shader]\nvoid main() { gl_FragColor = vec4(0.0, 1.0, 0.0, 1.0); }\n\
+         [test]\nclear color 1 0 0 1\nclear\nenable GL_BLEND\nblend func GL_ONE GL_ONE\n\
+         draw rect ortho 0 0 125 250\nprobe all rgba 1 1 0 1\n",
+    );
+    assert_eq!(result.status, Status::Fail);
+    assert_eq!(result.probes[0].pixel, [125, 0]);
+    assert_eq!(result.probes[0].observed, vec![1.0, 0.0, 0.0, 1.0]);
+    // Blending and the clear colour must not leak into the next test.
+    let result = run(
+        &mut backend,
+        "[require]\nGL ES >= 2.0\nGLSL ES >= 1.00\n[vertex shader passthrough]\n\
+         [fragment shader]\nvoid main() { gl_FragColor = vec4(0.0, 0.5, 0.0, 1.0); }\n\
+         [test]\nclear\ndraw rect -1 -1 2 2\nprobe all rgba 0 0.5 0 1\n",
+    );
+    assert_eq!(result.status, Status::Pass, "{:?}", result.reason);
+    assert_eq!(result.probes[0].observed, vec![0.0, 0.5, 0.0, 1.0]);
+}
