@@ -95,10 +95,43 @@ const KEYWORDS: &[(&str, Keyword, Version)] = &[
 
 /// Words reserved for future use in every GLSL ES version: using one is an error.
 const RESERVED: &[&str] = &[
-    "asm", "class", "union", "enum", "typedef", "template", "this", "goto", "inline", "noinline",
-    "public", "static", "extern", "external", "interface", "long", "short", "double", "half",
-    "fixed", "unsigned", "superp", "input", "output", "hvec2", "hvec3", "hvec4", "dvec2", "dvec3",
-    "dvec4", "fvec2", "fvec3", "fvec4", "sizeof", "cast", "namespace", "using",
+    "asm",
+    "class",
+    "union",
+    "enum",
+    "typedef",
+    "template",
+    "this",
+    "goto",
+    "inline",
+    "noinline",
+    "public",
+    "static",
+    "extern",
+    "external",
+    "interface",
+    "long",
+    "short",
+    "double",
+    "half",
+    "fixed",
+    "unsigned",
+    "superp",
+    "input",
+    "output",
+    "hvec2",
+    "hvec3",
+    "hvec4",
+    "dvec2",
+    "dvec3",
+    "dvec4",
+    "fvec2",
+    "fvec3",
+    "fvec4",
+    "sizeof",
+    "cast",
+    "namespace",
+    "using",
 ];
 
 impl Keyword {
@@ -169,7 +202,9 @@ pub fn tokenize(text: &str, version: Version) -> Result<Vec<Token>, LexError> {
         let kind = match raw.kind {
             RawKind::Newline => continue,
             RawKind::Punct(p) => TokenKind::Punct(p),
-            RawKind::Ident => word(spelling, version).map_err(|message| LexError { message, span })?,
+            RawKind::Ident => {
+                word(spelling, version).map_err(|message| LexError { message, span })?
+            }
             RawKind::Number => {
                 number(spelling, version).map_err(|message| LexError { message, span })?
             }
@@ -205,9 +240,9 @@ fn word(spelling: &str, version: Version) -> Result<TokenKind, String> {
     match spelling {
         "true" => Ok(TokenKind::Bool(true)),
         "false" => Ok(TokenKind::Bool(false)),
-        _ if RESERVED.contains(&spelling) => {
-            Err(format!("'{spelling}' is a reserved word and may not be used"))
-        }
+        _ if RESERVED.contains(&spelling) => Err(format!(
+            "'{spelling}' is a reserved word and may not be used"
+        )),
         _ => Ok(TokenKind::Ident),
     }
 }
@@ -235,7 +270,10 @@ fn number(text: &str, version: Version) -> Result<TokenKind, String> {
         if !is_float_body(body) {
             return Err(invalid());
         }
-        return body.parse::<f64>().map(TokenKind::Float).map_err(|_| invalid());
+        return body
+            .parse::<f64>()
+            .map(TokenKind::Float)
+            .map_err(|_| invalid());
     }
     let (digits, unsigned) = strip_unsigned(text, text, version)?;
     if !digits.bytes().all(|b| b.is_ascii_digit()) || digits.is_empty() {
@@ -250,7 +288,11 @@ fn number(text: &str, version: Version) -> Result<TokenKind, String> {
     }
 }
 
-fn strip_unsigned<'t>(digits: &'t str, text: &str, version: Version) -> Result<(&'t str, bool), String> {
+fn strip_unsigned<'t>(
+    digits: &'t str,
+    text: &str,
+    version: Version,
+) -> Result<(&'t str, bool), String> {
     match digits.strip_suffix(['u', 'U']) {
         Some(_) if version < Version::Es300 => Err(format!(
             "unsigned integer '{text}' needs GLSL ES 3.00 or later"
@@ -321,7 +363,10 @@ mod tests {
 
     #[test]
     fn buffer_is_a_keyword_only_from_es310() {
-        assert_eq!(kinds("buffer", Version::Es300).expect("lexes")[0], TokenKind::Ident);
+        assert_eq!(
+            kinds("buffer", Version::Es300).expect("lexes")[0],
+            TokenKind::Ident
+        );
         assert_eq!(
             kinds("buffer", Version::Es310).expect("lexes")[0],
             TokenKind::Keyword(Keyword::Buffer)

@@ -9,10 +9,9 @@
 use std::fmt::Write;
 
 use super::{
-    ArrayDeclarator, ArrayDim, BinaryOp, Block, Callee, Condition, Declaration,
-    DeclarationKind, Expr, ExprKind, ExternalDeclaration, FullType, FunctionPrototype,
-    MemberDeclaration, Precision, QualifierKind, Statement, StatementKind, TypeName,
-    TypeQualifiers, TypeSpecifier, UnaryOp,
+    ArrayDeclarator, ArrayDim, BinaryOp, Block, Callee, Condition, Declaration, DeclarationKind,
+    Expr, ExprKind, ExternalDeclaration, FullType, FunctionPrototype, MemberDeclaration, Precision,
+    QualifierKind, Statement, StatementKind, TypeName, TypeQualifiers, TypeSpecifier, UnaryOp,
 };
 
 /// Prints a list of top-level items, one per line.
@@ -140,7 +139,9 @@ fn expr(out: &mut String, e: &Expr) {
             out.push(')');
         }
         ExprKind::Sequence(items) => list(out, ",", items),
-        ExprKind::Call(Callee::Named(name), args) => list(out, &format!("call {}", name.name), args),
+        ExprKind::Call(Callee::Named(name), args) => {
+            list(out, &format!("call {}", name.name), args)
+        }
         ExprKind::Call(Callee::Type(ty), args) => {
             let mut head = String::new();
             type_specifier(&mut head, ty);
@@ -302,7 +303,10 @@ fn declaration(out: &mut String, d: &Declaration) {
             }
             out.push(')');
         }
-        DeclarationKind::Qualifiers { qualifiers: q, names } => {
+        DeclarationKind::Qualifiers {
+            qualifiers: q,
+            names,
+        } => {
             out.push_str("(qualify ");
             qualifiers(out, q);
             for n in names {

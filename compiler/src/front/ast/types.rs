@@ -196,9 +196,20 @@ mod tests {
     #[test]
     fn builtin_type_names_round_trip() {
         for name in [
-            "void", "float", "uvec3", "bvec2", "mat3", "mat2x4", "sampler2DShadow",
-            "usampler2DArray", "isampler2DMS", "samplerExternalOES", "image2D", "uimageBuffer",
-            "atomic_uint", "samplerCubeArrayShadow",
+            "void",
+            "float",
+            "uvec3",
+            "bvec2",
+            "mat3",
+            "mat2x4",
+            "sampler2DShadow",
+            "usampler2DArray",
+            "isampler2DMS",
+            "samplerExternalOES",
+            "image2D",
+            "uimageBuffer",
+            "atomic_uint",
+            "samplerCubeArrayShadow",
         ] {
             let ty = BuiltinType::from_name(name).expect(name);
             assert_eq!(ty.to_string(), name);
@@ -207,7 +218,14 @@ mod tests {
 
     #[test]
     fn non_types_are_rejected() {
-        for name in ["vec5", "isampler2DShadow", "bsampler2D", "mat", "image2DMS", "foo"] {
+        for name in [
+            "vec5",
+            "isampler2DShadow",
+            "bsampler2D",
+            "mat",
+            "image2DMS",
+            "foo",
+        ] {
             assert_eq!(BuiltinType::from_name(name), None, "{name}");
         }
     }

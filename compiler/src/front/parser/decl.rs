@@ -5,7 +5,7 @@ use super::{PResult, ParseError, Parser};
 use crate::front::ast::{
     ArrayDeclarator, ArrayDim, Auxiliary, BuiltinType, Declaration, DeclarationKind,
     ExternalDeclaration, FullType, FunctionDefinition, FunctionPrototype, InitDeclarator,
-    Interpolation, InterfaceBlock, LayoutQualifierId, MemberDeclaration, Memory, Parameter,
+    InterfaceBlock, Interpolation, LayoutQualifierId, MemberDeclaration, Memory, Parameter,
     Precision, Qualifier, QualifierKind, Storage, StructSpecifier, TypeName, TypeQualifiers,
     TypeSpecifier,
 };
@@ -73,7 +73,9 @@ impl Parser<'_> {
     pub(super) fn declaration(&mut self, global: bool) -> PResult<DeclOrFunction> {
         let start = self.peek().span;
         if self.eat_kw(Keyword::Precision) {
-            return self.precision_statement(start).map(DeclOrFunction::Declaration);
+            return self
+                .precision_statement(start)
+                .map(DeclOrFunction::Declaration);
         }
         let qualifiers = self.qualifiers()?;
         let decl = |kind, p: &Self| {
@@ -106,7 +108,13 @@ impl Parser<'_> {
         let full = FullType { qualifiers, ty };
         if self.eat(Punct::Semicolon) {
             let declarators = Vec::new();
-            return decl(DeclarationKind::Variables { ty: full, declarators }, self);
+            return decl(
+                DeclarationKind::Variables {
+                    ty: full,
+                    declarators,
+                },
+                self,
+            );
         }
         let name = self.ident("a name after the type")?;
         if self.is(Punct::LParen) {
@@ -127,7 +135,13 @@ impl Parser<'_> {
             return decl(DeclarationKind::Prototype(prototype), self);
         }
         let declarators = self.init_declarators(name)?;
-        decl(DeclarationKind::Variables { ty: full, declarators }, self)
+        decl(
+            DeclarationKind::Variables {
+                ty: full,
+                declarators,
+            },
+            self,
+        )
     }
 
     fn precision_statement(&mut self, start: Span) -> PResult<Declaration> {
@@ -326,7 +340,10 @@ impl Parser<'_> {
     }
 
     /// `name[dims] = init, ... ;` given the first name.
-    fn init_declarators(&mut self, first: crate::front::ast::Ident) -> PResult<Vec<InitDeclarator>> {
+    fn init_declarators(
+        &mut self,
+        first: crate::front::ast::Ident,
+    ) -> PResult<Vec<InitDeclarator>> {
         let mut declarators = Vec::new();
         let mut name = first;
         loop {

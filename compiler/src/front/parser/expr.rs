@@ -100,7 +100,10 @@ impl Parser<'_> {
             p.bump();
             let rhs = p.assignment()?;
             let span = p.span_from(lhs.span);
-            Ok(node(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span))
+            Ok(node(
+                ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)),
+                span,
+            ))
         })
     }
 
@@ -123,11 +126,12 @@ impl Parser<'_> {
         let mut lhs = self.unary()?;
         let mut chain = 0;
         let result = loop {
-            let Some((op, prec)) = binary_op(self.peek().kind).filter(|(_, p)| *p > min_prec) else {
+            let Some((op, prec)) = binary_op(self.peek().kind).filter(|(_, p)| *p > min_prec)
+            else {
                 break Ok(lhs);
             };
-            // Each link of a chain deepens the tree: count it against the nesting limit.
-            if let Err(e) = self.enter() {
+            // Each link of a chain deepens the tree: count it against the height limit.
+            if let Err(e) = self.link() {
                 break Err(e);
             }
             chain += 1;
@@ -139,9 +143,7 @@ impl Parser<'_> {
             let span = self.span_from(lhs.span);
             lhs = node(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span);
         };
-        for _ in 0..chain {
-            self.leave();
-        }
+        self.chain -= chain;
         result
     }
 
@@ -152,7 +154,10 @@ impl Parser<'_> {
         self.nested(|p| {
             let start = p.bump().span;
             let operand = p.unary()?;
-            Ok(node(ExprKind::Unary(op, Box::new(operand)), p.span_from(start)))
+            Ok(node(
+                ExprKind::Unary(op, Box::new(operand)),
+                p.span_from(start),
+            ))
         })
     }
 
@@ -166,7 +171,7 @@ impl Parser<'_> {
             ) {
                 break Ok(expr);
             }
-            if let Err(e) = self.enter() {
+            if let Err(e) = self.link() {
                 break Err(e);
             }
             chain += 1;
@@ -175,9 +180,7 @@ impl Parser<'_> {
                 Err(e) => break Err(e),
             }
         };
-        for _ in 0..chain {
-            self.leave();
-        }
+        self.chain -= chain;
         result
     }
 
@@ -246,7 +249,7 @@ impl Parser<'_> {
             }
             TokenKind::Punct(Punct::LParen) => {
                 self.bump();
-                let inner = self.nested(|p| p.expression())?;
+                let inner = self.expression()?;
                 self.expect(Punct::RParen, "')' to close '('")?;
                 return Ok(node(inner.kind, self.span_from(tok.span)));
             }

@@ -3,8 +3,9 @@
 //! Declarations are told from expression statements by lookahead instead of a symbol table: a
 //! statement is a declaration when it starts with a qualifier, `struct`, `precision`, a
 //! built-in type name not followed by `(`, or a name (with optional `[...]`) followed by a
-//! name. Nesting is bounded ([`MAX_DEPTH`]) so hostile input gets an error, not a stack
-//! overflow.
+//! name. Recursion is bounded ([`MAX_DEPTH`]) and so is the height of the trees that loops
+//! build (`a + b + ...`, [`MAX_HEIGHT`]), so hostile input gets an error, not a stack overflow
+//! here or in later passes that walk the tree.
 
 mod decl;
 mod expr;
@@ -15,8 +16,10 @@ use super::lexer::Punct;
 use super::span::Span;
 use super::token::{Keyword, Token, TokenKind};
 
-/// Deepest nesting of expressions and statements accepted.
-pub const MAX_DEPTH: usize = 256;
+/// Deepest recursive nesting (parentheses, unary operators, statements) accepted.
+pub const MAX_DEPTH: usize = 64;
+/// Highest expression tree accepted, counting each link of an operator chain as a level.
+pub const MAX_HEIGHT: usize = 1024;
 
 /// A parse error: what was expected and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +40,7 @@ pub fn parse(tokens: &[Token], text: &str) -> PResult<Vec<ExternalDeclaration>> 
         pos: 0,
         prev_end: 0,
         depth: 0,
+        chain: 0,
     };
     let mut items = Vec::new();
     while !parser.at_eof() {
@@ -58,7 +62,10 @@ struct Parser<'a> {
     pos: usize,
     /// End of the last consumed token, for node spans.
     prev_end: u32,
+    /// Current recursion depth.
     depth: usize,
+    /// Links of the operator chains currently being built (levels of tree without recursion).
+    chain: usize,
 }
 
 impl Parser<'_> {
@@ -160,12 +167,24 @@ impl Parser<'_> {
         })
     }
 
-    /// Enters one level of nesting, failing past [`MAX_DEPTH`]; pair with [`Self::leave`].
+    /// Enters one level of recursion, failing past [`MAX_DEPTH`]; pair with [`Self::leave`].
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(ParseError {
                 message: format!("nesting deeper than {MAX_DEPTH} levels"),
+                span: self.peek().span,
+            });
+        }
+        Ok(())
+    }
+
+    /// Counts one more link of an operator chain, failing past [`MAX_HEIGHT`].
+    fn link(&mut self) -> PResult<()> {
+        self.chain += 1;
+        if self.depth + self.chain > MAX_HEIGHT {
+            return Err(ParseError {
+                message: format!("expression nesting deeper than {MAX_HEIGHT} levels"),
                 span: self.peek().span,
             });
         }

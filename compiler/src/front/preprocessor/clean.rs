@@ -116,9 +116,10 @@ mod tests {
     #[test]
     fn comments_become_one_space_and_continuations_vanish() {
         let cleaned = clean("a/* x\n y */b // c\nd\\\ne", "t").expect("cleans");
-        assert_eq!(cleaned.text, "a b \nde");
+        assert_eq!(cleaned.text, "a b  \nde");
         assert_eq!(cleaned.index.position(2), (2, 5));
-        assert_eq!(cleaned.index.position(6), (4, 0));
+        assert_eq!(cleaned.index.position(6), (3, 0));
+        assert_eq!(cleaned.index.position(7), (4, 0));
     }
 
     #[test]

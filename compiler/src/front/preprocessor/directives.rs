@@ -62,7 +62,10 @@ impl Preprocessor<'_> {
                 Err(PpError::new(format!("#error {message}"), at))
             }
             _ => Err(PpError::new(
-                format!("invalid preprocessor directive '#{}'", name_tok.text(self.clean)),
+                format!(
+                    "invalid preprocessor directive '#{}'",
+                    name_tok.text(self.clean)
+                ),
                 name_tok.origin,
             )),
         }
@@ -77,7 +80,10 @@ impl Preprocessor<'_> {
             self.condition_value(args, at)?
         } else {
             let Some(tok) = args.first().filter(|t| t.kind == RawKind::Ident) else {
-                return Err(PpError::new(format!("expected macro name after '#{name}'"), at));
+                return Err(PpError::new(
+                    format!("expected macro name after '#{name}'"),
+                    at,
+                ));
             };
             self.macros.is_defined(tok.text(self.clean)) == (name == "ifdef")
         };
@@ -135,7 +141,10 @@ impl Preprocessor<'_> {
                 .filter(|t| t.kind == RawKind::Ident)
                 .ok_or_else(|| PpError::new("expected macro name after 'defined'", tok.origin))?;
             if parenthesized && !args.get(name_at + 1).is_some_and(|t| t.is(Punct::RParen)) {
-                return Err(PpError::new("expected ')' after 'defined(NAME'", name.origin));
+                return Err(PpError::new(
+                    "expected ')' after 'defined(NAME'",
+                    name.origin,
+                ));
             }
             let value = if self.macros.is_defined(name.text(self.clean)) {
                 "1"
@@ -197,10 +206,7 @@ impl Preprocessor<'_> {
             args.get(1).is_some_and(|t| t.is(Punct::Colon)),
             ident(2),
         ) else {
-            return Err(PpError::new(
-                "expected '#extension name : behavior'",
-                at,
-            ));
+            return Err(PpError::new("expected '#extension name : behavior'", at));
         };
         let behavior = match behavior {
             "require" => ExtensionBehavior::Require,
@@ -214,7 +220,11 @@ impl Preprocessor<'_> {
                 ))
             }
         };
-        if name == "all" && matches!(behavior, ExtensionBehavior::Require | ExtensionBehavior::Enable)
+        if name == "all"
+            && matches!(
+                behavior,
+                ExtensionBehavior::Require | ExtensionBehavior::Enable
+            )
         {
             return Err(PpError::new(
                 "'#extension all' may only be 'warn' or 'disable'",
@@ -241,8 +251,9 @@ impl Preprocessor<'_> {
             return Err(PpError::new("expected a line number after '#line'", at));
         };
         if expanded.len() > 1 {
-            let source = number(1)
-                .ok_or_else(|| PpError::new("expected a source string number after the line", at))?;
+            let source = number(1).ok_or_else(|| {
+                PpError::new("expected a source string number after the line", at)
+            })?;
             self.source_string = u32::try_from(source).unwrap_or(u32::MAX);
         }
         if expanded.len() > 2 {

@@ -8,7 +8,7 @@ use super::tokens::PpTok;
 use crate::front::lexer::{Punct, RawKind};
 
 /// Deepest parenthesis/unary nesting accepted.
-const MAX_DEPTH: usize = 128;
+const MAX_DEPTH: usize = 64;
 
 /// Evaluates a `#if` expression; `at` positions errors about a missing expression.
 pub(super) fn evaluate(toks: &[PpTok], clean: &str, at: u32) -> Result<i64, PpError> {
@@ -167,7 +167,10 @@ fn apply(op: Punct, a: i64, b: i64, live: bool, origin: u32) -> Result<i64, PpEr
         Punct::Star => a.wrapping_mul(b),
         Punct::Slash | Punct::Percent if b == 0 => {
             if live {
-                return Err(PpError::new("division by zero in preprocessor expression", origin));
+                return Err(PpError::new(
+                    "division by zero in preprocessor expression",
+                    origin,
+                ));
             }
             0
         }
@@ -193,7 +196,5 @@ pub(super) fn parse_int(text: &str) -> Option<i64> {
     } else {
         (10, digits)
     };
-    u64::from_str_radix(digits, radix)
-        .ok()
-        .map(|v| v as i64)
+    u64::from_str_radix(digits, radix).ok().map(|v| v as i64)
 }

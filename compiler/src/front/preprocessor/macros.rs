@@ -33,7 +33,7 @@ impl PpError {
 const DYNAMIC: &[&str] = &["__LINE__", "__FILE__"];
 
 /// Most tokens one line may produce through expansion before it is refused.
-const EXPANSION_BUDGET: usize = 1 << 20;
+const EXPANSION_BUDGET: usize = 100_000;
 /// Deepest nesting of macro invocations inside arguments.
 const MAX_ARGUMENT_DEPTH: usize = 64;
 
@@ -107,7 +107,10 @@ impl MacroTable {
         self.check_definable(name, name_tok.origin, "define")?;
         let mut rest = toks.get(1..).unwrap_or(&[]);
         let mut params = None;
-        if rest.first().is_some_and(|t| t.is(Punct::LParen) && !t.space_before) {
+        if rest
+            .first()
+            .is_some_and(|t| t.is(Punct::LParen) && !t.space_before)
+        {
             let (list, after) = parse_params(rest, clean, name_tok.origin)?;
             params = Some(list);
             rest = after;
@@ -165,7 +168,9 @@ fn parse_params<'t>(
         i += 1;
         match toks.get(i) {
             Some(t) if t.is(Punct::Comma) => i += 1,
-            Some(t) if t.is(Punct::RParen) => return Ok((params, toks.get(i + 1..).unwrap_or(&[]))),
+            Some(t) if t.is(Punct::RParen) => {
+                return Ok((params, toks.get(i + 1..).unwrap_or(&[])))
+            }
             other => {
                 let origin = other.map_or(at, |t| t.origin);
                 return Err(PpError::new(
@@ -247,7 +252,12 @@ impl Expander<'_> {
                 out.push(number);
                 continue;
             }
-            let Some(mac) = self.macros.map.get(name).filter(|m| !tok.hide.contains(&m.id)) else {
+            let Some(mac) = self
+                .macros
+                .map
+                .get(name)
+                .filter(|m| !tok.hide.contains(&m.id))
+            else {
                 out.push(tok);
                 continue;
             };

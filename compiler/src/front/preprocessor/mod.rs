@@ -164,7 +164,7 @@ impl Preprocessor<'_> {
     }
 
     fn active(&self) -> bool {
-        self.conditions.last().map_or(true, |c| c.active)
+        !matches!(self.conditions.last(), Some(c) if !c.active)
     }
 
     fn line_tokens(&self, line: usize) -> &[RawToken] {

@@ -1,0 +1,230 @@
+//! `halfcheck run` and `halfcheck parse` as a user runs them: real binary, real files.
+//!
+//! The runner's own behaviour (crash and hang recovery, filters, results.json) is tested on
+//! the mock backend so it runs anywhere; the GL tests are in `gl_*.rs`.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn halfcheck() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_halfcheck"))
+}
+
+fn anchors() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/anchors/igalia-mediump")
+}
+
+/// A fresh, empty directory under the system temp dir.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("halfcheck-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn results(dir: &Path) -> Value {
+    let text = std::fs::read_to_string(dir.join("results.json")).expect("results.json written");
+    serde_json::from_str(&text).expect("results.json is JSON")
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+#[test]
+fn run_writes_the_results_contract() {
+    let dir = temp_dir("contract");
+    let output = halfcheck()
+        .args(["run", "--backend", "mock", "-j", "2", "--results"])
+        .arg(&dir)
+        .arg(anchors())
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", text(&output));
+    let r = results(&dir);
+    assert_eq!(r["format"], "halfcheck-results/1");
+    assert_eq!(r["run"]["backend"], "mock");
+    assert!(r["run"]["started"]
+        .as_str()
+        .is_some_and(|s| s.ends_with('Z')));
+    assert!(r["run"]["command_line"]
+        .as_array()
+        .is_some_and(|a| a.len() > 3));
+    let tests = r["tests"].as_object().expect("tests object");
+    assert_eq!(tests.len(), 28);
+    let div = &tests["glsl-es-1.00/execution/mediump_div_lowered.shader_test"];
+    assert_eq!(div["status"], "pass");
+    assert!(div["duration_s"].as_f64().is_some());
+    let streamed = std::fs::read_to_string(dir.join("results.jsonl")).expect("stream");
+    assert_eq!(streamed.lines().count(), 28);
+}
+
+#[test]
+fn include_and_exclude_filters_select_tests_by_name() {
+    let dir = temp_dir("filters");
+    let output = halfcheck()
+        .args([
+            "run",
+            "--backend",
+            "mock",
+            "-t",
+            "_lowered",
+            "-x",
+            "div",
+            "--results",
+        ])
+        .arg(&dir)
+        .arg(anchors())
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", text(&output));
+    let r = results(&dir);
+    let names: Vec<&String> = r["tests"].as_object().expect("tests").keys().collect();
+    assert_eq!(names.len(), 10, "{names:?}");
+    assert!(names
+        .iter()
+        .all(|n| n.contains("_lowered") && !n.contains("div")));
+}
+
+#[test]
+fn a_crashing_worker_costs_one_test_and_the_run_goes_on() {
+    let dir = temp_dir("crash");
+    let output = halfcheck()
+        .args(["run", "--backend", "mock", "-j", "1", "--results"])
+        .arg(&dir)
+        .arg(anchors())
+        .env("HALFCHECK_WORKER_FAULT", "crash=mediump_div_lowered")
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let r = results(&dir);
+    let tests = r["tests"].as_object().expect("tests");
+    assert_eq!(tests.len(), 28, "every test has a result");
+    let crashed: Vec<_> = tests
+        .iter()
+        .filter(|(_, t)| t["status"] == "crash")
+        .collect();
+    assert_eq!(crashed.len(), 1);
+    assert_eq!(
+        crashed[0].0,
+        "glsl-es-1.00/execution/mediump_div_lowered.shader_test"
+    );
+    assert!(crashed[0].1["reason"]
+        .as_str()
+        .is_some_and(|s| s.contains("worker ended")));
+    let passed = tests.values().filter(|t| t["status"] == "pass").count();
+    assert_eq!(passed, 27);
+}
+
+#[test]
+fn a_hanging_worker_times_out_and_is_replaced() {
+    let dir = temp_dir("hang");
+    let output = halfcheck()
+        .args([
+            "run",
+            "--backend",
+            "mock",
+            "-j",
+            "2",
+            "--timeout",
+            "1",
+            "--results",
+        ])
+        .arg(&dir)
+        .arg(anchors().join("glsl-es-1.00/execution"))
+        .env("HALFCHECK_WORKER_FAULT", "hang=mediump_rcp")
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let r = results(&dir);
+    let tests = r["tests"].as_object().expect("tests");
+    assert_eq!(tests["mediump_rcp.shader_test"]["status"], "timeout");
+    assert_eq!(
+        tests.values().filter(|t| t["status"] == "pass").count(),
+        tests.len() - 1
+    );
+}
+
+#[test]
+fn a_malformed_file_is_an_error_result_and_the_others_still_run() {
+    let dir = temp_dir("malformed");
+    let cases = dir.join("cases");
+    std::fs::create_dir_all(&cases).expect("dir");
+    std::fs::write(
+        cases.join("bad.shader_test"),
+        "[require]\nGL ES >= 2.0\n[test]\nprobe rgba 1\n",
+    )
+    .expect("write");
+    std::fs::copy(
+        anchors().join("glsl-es-1.00/execution/mediump_div.shader_test"),
+        cases.join("good.shader_test"),
+    )
+    .expect("copy");
+    let output = halfcheck()
+        .args(["run", "--backend", "mock", "--results"])
+        .arg(dir.join("out"))
+        .arg(&cases)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let r = results(&dir.join("out"));
+    assert_eq!(r["tests"]["good.shader_test"]["status"], "pass");
+    let bad = &r["tests"]["bad.shader_test"];
+    assert_eq!(bad["status"], "error");
+    let reason = bad["reason"].as_str().expect("reason");
+    assert!(reason.contains("bad.shader_test:4:"), "{reason}");
+    assert!(
+        reason.contains("expected X Y then 4 expected colour values"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn run_with_nothing_selected_exits_2_with_a_message() {
+    let dir = temp_dir("none");
+    let output = halfcheck()
+        .args([
+            "run",
+            "--backend",
+            "mock",
+            "-t",
+            "no-such-test",
+            "--results",
+        ])
+        .arg(&dir)
+        .arg(anchors())
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output).contains("no .shader_test files selected"));
+}
+
+#[test]
+fn parse_stats_counts_files_and_exit_code_follows_errors() {
+    let output = halfcheck()
+        .args(["parse", "--stats"])
+        .arg(anchors())
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(text(&output).contains("28 files parsed, 0 with errors"));
+
+    let dir = temp_dir("parse-bad");
+    std::fs::write(dir.join("x.shader_test"), "[require]\n[tset]\n").expect("write");
+    let output = halfcheck()
+        .args(["parse"])
+        .arg(&dir)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output).contains("x.shader_test:2:2: error: unknown section [tset]"),
+        "{}",
+        text(&output)
+    );
+}
