@@ -12,6 +12,7 @@
 //! ```
 
 pub mod front;
+pub mod ir;
 
 pub use front::ast::{self, TranslationUnit};
 pub use front::diagnostic::Diagnostic;

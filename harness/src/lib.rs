@@ -9,3 +9,4 @@ pub mod results;
 pub mod runner;
 pub mod shader_test;
 pub mod validate;
+pub mod verdict;

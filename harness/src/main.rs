@@ -3,9 +3,11 @@
 use clap::{Parser, Subcommand};
 use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
-use halfcheck::results::Status;
+use halfcheck::results::{read_results, ResultsFile, Status};
 use halfcheck::runner::{run, worker_main, RunOptions};
 use halfcheck::validate::validate;
+use halfcheck::verdict::compare::compare;
+use halfcheck::verdict::expectations::Expectations;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,6 +58,22 @@ enum Commands {
         /// Seconds a test may run before its worker is killed.
         #[arg(long, default_value_t = 60.0)]
         timeout: f64,
+        /// Expected results for this driver (YAML); anything else makes the run exit 1.
+        #[arg(long)]
+        expectations: Option<PathBuf>,
+        /// Run even when GL_RENDERER does not match the expectations' renderer.
+        #[arg(long)]
+        skip_renderer_check: bool,
+        /// An earlier results.json: report regressions against it and exit 1 on any.
+        #[arg(long)]
+        baseline: Option<PathBuf>,
+    },
+    /// Compare two results.json files: regressions, fixes, changes, new and removed tests.
+    Compare {
+        /// The earlier run's results.json.
+        old: PathBuf,
+        /// The later run's results.json.
+        new: PathBuf,
     },
     /// List the EGL devices the GL backend can use.
     Devices,
@@ -84,7 +102,19 @@ fn main() -> ExitCode {
             exclude,
             jobs,
             timeout,
+            expectations,
+            skip_renderer_check,
+            baseline,
         } => {
+            let checks = match RunChecks::load(expectations, baseline) {
+                Ok(checks) => checks,
+                Err(e) => {
+                    eprintln!("halfcheck: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let mut exclude = exclude;
+            exclude.extend(checks.skip_patterns());
             let options = RunOptions {
                 paths,
                 backend,
@@ -96,9 +126,15 @@ fn main() -> ExitCode {
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 timeout: Duration::from_secs_f64(timeout.max(0.001)),
                 command_line: std::env::args().collect(),
+                renderer_guard: if skip_renderer_check {
+                    None
+                } else {
+                    checks.renderer_guard()
+                },
             };
-            run_command(&options)
+            run_command(&options, &checks)
         }
+        Commands::Compare { old, new } => compare_command(&old, &new),
         Commands::Devices => devices_command(),
         Commands::Worker { backend, gl_device } => {
             let code = worker_main(backend, &BackendOptions { gl_device });
@@ -140,9 +176,80 @@ fn parse_command(paths: &[PathBuf], stats: bool) -> ExitCode {
     }
 }
 
-/// `halfcheck run`: exit 0 when nothing failed, crashed, timed out or errored; 2 when the
-/// run itself could not happen.
-fn run_command(options: &RunOptions) -> ExitCode {
+/// The expectations and baseline a run is checked against.
+struct RunChecks {
+    expectations: Option<Expectations>,
+    baseline: Option<ResultsFile>,
+}
+
+impl RunChecks {
+    /// Reads both files before anything runs, so a typo costs no run.
+    fn load(expectations: Option<PathBuf>, baseline: Option<PathBuf>) -> Result<Self, String> {
+        Ok(RunChecks {
+            expectations: expectations
+                .as_deref()
+                .map(Expectations::load)
+                .transpose()?,
+            baseline: baseline.as_deref().map(read_results).transpose()?,
+        })
+    }
+
+    /// The expectations' `skips`, as `-x` patterns.
+    fn skip_patterns(&self) -> Vec<String> {
+        self.expectations
+            .as_ref()
+            .map(|e| e.skip_patterns().to_vec())
+            .unwrap_or_default()
+    }
+
+    /// The expectations' renderer regex.
+    fn renderer_guard(&self) -> Option<regex::Regex> {
+        self.expectations.as_ref().and_then(|e| e.renderer.clone())
+    }
+
+    /// Prints what differs from the expectations and the baseline; true when the run is good.
+    fn judge(&self, results: &ResultsFile) -> bool {
+        let mut good = true;
+        if let Some(expectations) = &self.expectations {
+            let unexpected = expectations.check(results);
+            for u in &unexpected {
+                let kind = match (u.flake, u.improvement) {
+                    (true, _) => "flake",
+                    (false, true) => "unexpected improvement",
+                    (false, false) => "unexpected",
+                };
+                let why = u
+                    .reason
+                    .as_deref()
+                    .map(|r| format!(" ({r})"))
+                    .unwrap_or_default();
+                println!(
+                    "{kind}: {}: expected {}, got {}{why}",
+                    u.name, u.expected, u.actual
+                );
+            }
+            let counted = unexpected.iter().filter(|u| !u.flake).count();
+            println!("{counted} unexpected results");
+            good &= counted == 0;
+        }
+        if let Some(baseline) = &self.baseline {
+            let comparison = compare(baseline, results);
+            print!("{}", comparison.report());
+            good &= comparison.regressions.is_empty();
+        }
+        good
+    }
+
+    /// Whether any check was asked for.
+    fn any(&self) -> bool {
+        self.expectations.is_some() || self.baseline.is_some()
+    }
+}
+
+/// `halfcheck run`: with expectations or a baseline, exit 1 on anything unexpected or any
+/// regression; without, exit 1 when a test failed, crashed, timed out or errored. Exit 2 when
+/// the run itself could not happen.
+fn run_command(options: &RunOptions, checks: &RunChecks) -> ExitCode {
     let outcome = match run(options) {
         Ok(outcome) => outcome,
         Err(e) => {
@@ -165,16 +272,38 @@ fn run_command(options: &RunOptions) -> ExitCode {
         summary.join(", ")
     );
     println!("results: {}", outcome.results_path.display());
-    let bad = counts.keys().any(|s| {
-        matches!(
-            s,
-            Status::Fail | Status::Crash | Status::Timeout | Status::Error
-        )
-    });
-    if bad {
-        ExitCode::FAILURE
+    let good = if checks.any() {
+        checks.judge(&outcome.results)
     } else {
+        !counts.keys().any(|s| {
+            matches!(
+                s,
+                Status::Fail | Status::Crash | Status::Timeout | Status::Error
+            )
+        })
+    };
+    if good {
         ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// `halfcheck compare`: exit 1 on regressions, 2 when a file cannot be read.
+fn compare_command(old: &std::path::Path, new: &std::path::Path) -> ExitCode {
+    let (old, new) = match (read_results(old), read_results(new)) {
+        (Ok(old), Ok(new)) => (old, new),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("halfcheck: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let comparison = compare(&old, &new);
+    print!("{}", comparison.report());
+    if comparison.regressions.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 

@@ -3,11 +3,28 @@
 //! Plain serde types, apart from running: the runner fills them, `compare` and the reports read
 //! them. Fields are only ever added; a reader ignores the ones it does not know.
 
+use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The format tag written into every results file.
 pub const FORMAT: &str = "halfcheck-results/1";
+
+/// Reads a results file, checking its format tag.
+pub fn read_results(path: &std::path::Path) -> Result<ResultsFile, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let file: ResultsFile = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a halfcheck results file: {e}", path.display()))?;
+    if file.format != FORMAT {
+        return Err(format!(
+            "{}: format is '{}', expected '{FORMAT}'",
+            path.display(),
+            file.format
+        ));
+    }
+    Ok(file)
+}
 
 /// A whole results file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -82,7 +99,7 @@ pub struct TestResult {
     pub status: Status,
     /// The lowering verdict, once the verdict stage has judged the probes.
     #[serde(default)]
-    pub verdict: Option<String>,
+    pub verdict: Option<Verdict>,
     /// Wall time of the test in seconds.
     pub duration_s: f64,
     /// Why it did not pass, or why it was skipped.

@@ -140,3 +140,121 @@ fn a_failing_probe_reports_the_first_bad_pixel_and_the_next_test_starts_clean() 
     assert_eq!(result.status, Status::Pass, "{:?}", result.reason);
     assert_eq!(result.probes[0].observed, vec![0.0, 0.5, 0.0, 1.0]);
 }
+
+#[test]
+fn atomic_counter_buffers_start_at_zero_and_take_the_values_set() {
+    let Some(mut backend) = backend() else { return };
+    // `atomic counters 1` is binding 0; counter 1 of binding 1 is set to 9 (offset 4).
+    let result = run(
+        &mut backend,
+        "[require]\nGL ES >= 3.1\nGLSL ES >= 3.10\n[vertex shader passthrough]\n\
+         [fragment shader]\n#version 310 es\nprecision highp float;\n\
+         layout(binding = 0) uniform atomic_uint a;\n\
+         layout(binding = 1, offset = 4) uniform atomic_uint b;\nout vec4 color;\n\
+         void main() { color = vec4(float(atomicCounter(a)), float(atomicCounter(b)) / 16.0, 0.0, 1.0); }\n\
+         [test]\natomic counters 1\natomic counter buffer 1 2\natomic counter 1 1 9\n\
+         draw rect -1 -1 2 2\nprobe all rgba 0.0 0.5625 0.0 1.0\n",
+    );
+    if !backend.context_info().es_at_least(3, 1) {
+        assert_eq!(result.status, Status::Skip, "{:?}", result.reason);
+        return;
+    }
+    assert_eq!(result.status, Status::Pass, "{:?}", result.reason);
+    assert_eq!(result.probes[0].observed, vec![0.0, 0.5625, 0.0, 1.0]);
+    // A counter of a buffer that was never made fails, naming the binding.
+    let result = run(
+        &mut backend,
+        "[require]\nGL ES >= 3.1\nGLSL ES >= 1.00\n[vertex shader passthrough]\n\
+         [fragment shader]\n\
+         void main() { gl_FragColor = vec4(1.0); }\n[test]\natomic counter 2 0 1\n",
+    );
+    assert_eq!(result.status, Status::Fail);
+    assert!(
+        result.reason.as_deref().unwrap_or("").contains("binding 2"),
+        "{:?}",
+        result.reason
+    );
+}
+
+#[test]
+fn fb_draw_and_read_winsys_split_the_bindings_and_blit_copies_read_to_draw() {
+    let Some(mut backend) = backend() else { return };
+    let result = run(
+        &mut backend,
+        "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n[vertex shader passthrough]\n\
+         [fragment shader]\n#version 300 es\nprecision highp float;\nout vec4 color;\n\
+         void main() { color = vec4(0.25, 0.5, 0.75, 1.0); }\n\
+         [test]\ntexture rgbw 0 (16, 16) GL_RGBA8\nfb tex 2d 0\ndraw rect -1 -1 2 2\n\
+         fb read winsys\nprobe all rgba 0 0 0 0\n\
+         fb tex 2d 0\nfb draw winsys\nprobe all rgba 0.25 0.5 0.75 1\n\
+         blit color nearest\nfb read winsys\nprobe all rgba 0.25 0.5 0.75 1\n\
+         fb winsys\nprobe rgba 249 249 0.25 0.5 0.75 1\n",
+    );
+    assert_eq!(result.status, Status::Pass, "{:?}", result.reason);
+    // After `fb read winsys` the probe reads the 250x250 window, not the 16x16 texture.
+    assert_eq!(result.probes[0].pixel, [0, 0]);
+    assert_eq!(result.probes[0].observed, vec![0.0, 0.0, 0.0, 0.0]);
+    // The window got the RGBA8 texels, stretched from 16x16 over 250x250.
+    let unorm = |v: u8| f32::from(v) / 255.0;
+    assert_eq!(
+        result.probes[2].observed,
+        vec![unorm(64), unorm(128), unorm(191), 1.0]
+    );
+    assert_eq!(result.probes[3].pixel, [249, 249]);
+}
+
+#[test]
+fn blit_needs_a_buffer_and_a_filter() {
+    let text = "[require]\nGL ES >= 3.0\n[test]\nblit color sideways\n";
+    let error = parse_str(Path::new("inline.shader_test"), text)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(error.contains("'linear' or 'nearest'"), "{error}");
+}
+
+#[test]
+fn fbfetch_barrier_orders_noncoherent_framebuffer_fetch() {
+    let Some(mut backend) = backend() else { return };
+    let result = run(
+        &mut backend,
+        "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\nGL_EXT_shader_framebuffer_fetch_non_coherent\n\
+         [vertex shader passthrough]\n\
+         [fragment shader]\n#version 300 es\n\
+         #extension GL_EXT_shader_framebuffer_fetch_non_coherent : require\n\
+         precision highp float;\nlayout(noncoherent) inout vec4 color;\n\
+         void main() { color += vec4(0.25); }\n\
+         [test]\nclear color 0 0 0 0\nclear\ndraw rect -1 -1 2 2\nfbfetch barrier\n\
+         draw rect -1 -1 2 2\nprobe all rgba 0.5 0.5 0.5 0.5\n",
+    );
+    if !backend
+        .context_info()
+        .has("GL_EXT_shader_framebuffer_fetch_non_coherent")
+    {
+        assert_eq!(result.status, Status::Skip, "{:?}", result.reason);
+        return;
+    }
+    assert_eq!(result.status, Status::Pass, "{:?}", result.reason);
+    assert_eq!(result.probes[0].observed, vec![0.5; 4]);
+}
+
+#[test]
+fn the_framebuffer_fetch_discards_samples_limit_can_be_required() {
+    let Some(mut backend) = backend() else { return };
+    let result = run(
+        &mut backend,
+        "[require]\nGL ES >= 3.0\nGLSL ES >= 1.00\nGL_EXT_shader_framebuffer_fetch\n\
+         INT GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT >= 0\n[vertex shader passthrough]\n\
+         [fragment shader]\nvoid main() { gl_FragColor = vec4(1.0); }\n\
+         [test]\ndraw rect -1 -1 2 2\nprobe all rgba 1 1 1 1\n",
+    );
+    let expected = if backend
+        .context_info()
+        .has("GL_EXT_shader_framebuffer_fetch")
+    {
+        Status::Pass
+    } else {
+        Status::Skip
+    };
+    assert_eq!(result.status, expected, "{:?}", result.reason);
+}

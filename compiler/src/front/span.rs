@@ -2,7 +2,9 @@
 //! lines and columns of the text the preprocessor was given (respecting `#line`).
 
 /// A half-open byte range `[start, end)` into the preprocessed text of one shader.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Span {
     /// First byte of the range.
     pub start: u32,

@@ -43,6 +43,8 @@ pub struct RunOptions {
     pub timeout: Duration,
     /// The command line, for the results file.
     pub command_line: Vec<String>,
+    /// When set, the run stops before any test unless `GL_RENDERER` matches.
+    pub renderer_guard: Option<regex::Regex>,
 }
 
 /// A finished run.
@@ -82,6 +84,16 @@ pub fn run(options: &RunOptions) -> Result<RunOutcome, String> {
     let command = worker_command(options)?;
     let started = now_rfc3339();
     let (first, info) = Worker::start(&command)?;
+    if let Some(guard) = &options.renderer_guard {
+        if !guard.is_match(&info.renderer) {
+            first.finish();
+            return Err(format!(
+                "the renderer is '{}', but the expectations are for renderers matching '{guard}' \
+                 (pass --skip-renderer-check to run anyway)",
+                info.renderer
+            ));
+        }
+    }
     // Every later worker runs the backend the first one resolved `auto` to.
     let command = WorkerCommand {
         args: worker_args(

@@ -14,11 +14,7 @@ use super::tokens::{
 const UNSUPPORTED: &[&str] = &[
     "active shader program",
     "active uniform",
-    "atomic counter buffer",
-    "atomic counters",
-    "atomic counter",
     "blend barrier",
-    "blit",
     "block array index",
     "block binding",
     "block matrix stride",
@@ -35,7 +31,6 @@ const UNSUPPORTED: &[&str] = &[
     "draw elements",
     "endlist",
     "fb",
-    "fbfetch barrier",
     "frontface",
     "frustum",
     "hint",
@@ -139,6 +134,30 @@ pub(super) fn parse_command(line: &str) -> Result<Command, LineError> {
             }
             Command::FbTex2d { units }
         }
+        ("fb", "winsys", "") => Command::FbWinsys(FbTarget::Both),
+        ("fb", "draw", "winsys") if text(3).is_empty() => Command::FbWinsys(FbTarget::Draw),
+        ("fb", "read", "winsys") if text(3).is_empty() => Command::FbWinsys(FbTarget::Read),
+        ("blit", _, _) => parse_blit(&w[1..], end)?,
+        ("atomic", "counter", "buffer") => {
+            let v = take(&w[3..], 2, end, "BINDING COUNT", count)?;
+            Command::AtomicCounterBuffer {
+                binding: v[0],
+                count: v[1],
+            }
+        }
+        ("atomic", "counters", _) => Command::AtomicCounterBuffer {
+            binding: 0,
+            count: take(&w[2..], 1, end, "a counter count", count)?[0],
+        },
+        ("atomic", "counter", _) => {
+            let v = take(&w[2..], 3, end, "BINDING INDEX VALUE", count)?;
+            Command::AtomicCounter {
+                binding: v[0],
+                index: v[1],
+                value: v[2],
+            }
+        }
+        ("fbfetch", "barrier", "") => Command::FbfetchBarrier,
         ("link", "success", "") => Command::LinkSuccess,
         ("link", "error", "") => Command::LinkError,
         ("enable" | "disable", cap, "") if !cap.is_empty() => {
@@ -189,6 +208,28 @@ fn starts_with_words(w: &[Word<'_>], name: &str) -> bool {
     name.split(' ')
         .enumerate()
         .all(|(n, part)| w.get(n).map(|x| x.text) == Some(part))
+}
+
+/// `color|depth|stencil linear|nearest` after `blit`.
+fn parse_blit(w: &[Word<'_>], end: usize) -> Result<Command, LineError> {
+    let what = "'color', 'depth' or 'stencil', then 'linear' or 'nearest'";
+    let [buffer, filter] = match w {
+        [buffer, filter] => [*buffer, *filter],
+        [] | [_] => return Err(LineError::at(end, format!("expected {what}"))),
+        [_, _, extra, ..] => return Err(expected(*extra, "the end of the line")),
+    };
+    let buffer = match buffer.text {
+        "color" => BlitBuffer::Color,
+        "depth" => BlitBuffer::Depth,
+        "stencil" => BlitBuffer::Stencil,
+        _ => return Err(expected(buffer, "'color', 'depth' or 'stencil'")),
+    };
+    let linear = match filter.text {
+        "linear" => true,
+        "nearest" => false,
+        _ => return Err(expected(filter, "'linear' or 'nearest'")),
+    };
+    Ok(Command::Blit { buffer, linear })
 }
 
 /// `draw arrays [instanced] MODE FIRST COUNT [INSTANCES]` after `draw arrays`.

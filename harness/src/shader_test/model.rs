@@ -426,6 +426,28 @@ pub struct TextureCheckerboard {
     pub color2: [f32; 4],
 }
 
+/// Which framebuffer binding an `fb` command changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FbTarget {
+    /// `fb ...`: both (`GL_FRAMEBUFFER`).
+    Both,
+    /// `fb draw ...`: `GL_DRAW_FRAMEBUFFER`.
+    Draw,
+    /// `fb read ...`: `GL_READ_FRAMEBUFFER`.
+    Read,
+}
+
+/// The buffer a `blit` copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlitBuffer {
+    /// `color`
+    Color,
+    /// `depth`
+    Depth,
+    /// `stencil`
+    Stencil,
+}
+
 /// A `[test]` command.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
@@ -490,6 +512,35 @@ pub enum Command {
         /// Texture units, in colour-attachment order.
         units: Vec<u32>,
     },
+    /// `fb [draw|read] winsys`: bind the window framebuffer for drawing, reading or both.
+    FbWinsys(FbTarget),
+    /// `blit color|depth|stencil linear|nearest`: piglit's `glBlitFramebuffer` from the
+    /// whole read framebuffer to the whole draw framebuffer.
+    Blit {
+        /// Which buffer to copy.
+        buffer: BlitBuffer,
+        /// True for `linear`, false for `nearest`.
+        linear: bool,
+    },
+    /// `atomic counter buffer BINDING COUNT`, or `atomic counters COUNT` (binding 0): a new
+    /// buffer of COUNT zeroed atomic counters bound at BINDING.
+    AtomicCounterBuffer {
+        /// `GL_ATOMIC_COUNTER_BUFFER` binding point.
+        binding: u32,
+        /// Number of 32-bit counters.
+        count: u32,
+    },
+    /// `atomic counter BINDING INDEX VALUE`: sets one counter of a buffer made before.
+    AtomicCounter {
+        /// Binding point of the buffer.
+        binding: u32,
+        /// Counter index in the buffer.
+        index: u32,
+        /// New value.
+        value: u32,
+    },
+    /// `fbfetch barrier`: `glFramebufferFetchBarrierEXT`.
+    FbfetchBarrier,
     /// `link success`
     LinkSuccess,
     /// `link error`

@@ -62,12 +62,40 @@ impl ContextInfo {
     }
 }
 
+/// GL ES entry points glow does not wrap, loaded when the context advertises them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ExtraFunctions {
+    /// `glFramebufferFetchBarrierEXT` (`GL_EXT_shader_framebuffer_fetch_non_coherent`).
+    pub framebuffer_fetch_barrier: Option<unsafe extern "system" fn()>,
+}
+
+impl ExtraFunctions {
+    fn load(info: &ContextInfo, display: &Display) -> ExtraFunctions {
+        let framebuffer_fetch_barrier = if info.has("GL_EXT_shader_framebuffer_fetch_non_coherent")
+        {
+            let pointer = display.get_proc_address(c"glFramebufferFetchBarrierEXT");
+            // SAFETY: a non-null address EGL returns for this name is the entry point, whose
+            // C signature is `void glFramebufferFetchBarrierEXT(void)`.
+            (!pointer.is_null()).then(|| unsafe {
+                std::mem::transmute::<*const std::ffi::c_void, unsafe extern "system" fn()>(pointer)
+            })
+        } else {
+            None
+        };
+        ExtraFunctions {
+            framebuffer_fetch_barrier,
+        }
+    }
+}
+
 /// A current, headless OpenGL ES context and the facts it reported.
 pub struct GlContext {
     /// The GL function table.
     pub gl: glow::Context,
     /// Version, renderer and extensions.
     pub info: ContextInfo,
+    /// Entry points outside glow's table.
+    pub extra: ExtraFunctions,
     context: PossiblyCurrentContext,
 }
 
@@ -117,7 +145,13 @@ impl GlContext {
                 glow::Context::from_loader_function_cstr(|name| display.get_proc_address(name))
             };
             let info = read_info(&gl);
-            let found = GlContext { gl, info, context };
+            let extra = ExtraFunctions::load(&info, &display);
+            let found = GlContext {
+                gl,
+                info,
+                extra,
+                context,
+            };
             if found.info.es_version >= (3, 0) {
                 return Ok(found);
             }

@@ -5,7 +5,7 @@
 //! a link failure fails the test unless it says `link error`. Every GL object the test
 //! creates is deleted before [`run`] returns.
 
-use super::context::ContextInfo;
+use super::context::{ContextInfo, ExtraFunctions};
 use super::draw::{self, Rect};
 use super::probe::{self, DEFAULT_TOLERANCE};
 use super::program::{self, Linked};
@@ -13,12 +13,17 @@ use super::target::Target;
 use super::textures::{self, Textures};
 use super::{state, uniforms, Stop};
 use crate::results::{ProbeResult, Status, TestResult};
-use crate::shader_test::{Command, RectMode, ShaderTest};
+use crate::shader_test::{BlitBuffer, Command, FbTarget, RectMode, ShaderTest};
 use glow::HasContext;
 use std::collections::BTreeMap;
 
 /// Runs `test` (whose requirements were already checked) and reports its result.
-pub fn run(gl: &glow::Context, info: &ContextInfo, test: &ShaderTest) -> TestResult {
+pub fn run(
+    gl: &glow::Context,
+    info: &ContextInfo,
+    extra: &ExtraFunctions,
+    test: &ShaderTest,
+) -> TestResult {
     let (width, height) = test.require.window_size();
     let window = match Target::window(gl, info, width, height) {
         Ok(window) => window,
@@ -31,8 +36,12 @@ pub fn run(gl: &glow::Context, info: &ContextInfo, test: &ShaderTest) -> TestRes
     let mut run = Run {
         gl,
         info,
+        extra: *extra,
         window,
         fb_texture: None,
+        read_window: false,
+        draw_window: false,
+        atomic_buffers: BTreeMap::new(),
         program: None,
         vao,
         vertex_buffer: None,
@@ -57,8 +66,15 @@ pub fn run(gl: &glow::Context, info: &ContextInfo, test: &ShaderTest) -> TestRes
 struct Run<'a> {
     gl: &'a glow::Context,
     info: &'a ContextInfo,
+    extra: ExtraFunctions,
     window: Target,
+    /// The FBO of the last `fb tex 2d`; draws and reads use it unless `fb [draw|read]
+    /// winsys` moved one of them back to the window.
     fb_texture: Option<Target>,
+    read_window: bool,
+    draw_window: bool,
+    /// `atomic counter buffer` objects by binding point.
+    atomic_buffers: BTreeMap<u32, glow::Buffer>,
     program: Option<Linked>,
     vao: Option<glow::VertexArray>,
     vertex_buffer: Option<(glow::Buffer, usize)>,
@@ -102,6 +118,22 @@ impl Run<'_> {
 
     fn fail(&mut self, reason: String) {
         self.failure.get_or_insert(reason);
+    }
+
+    /// The framebuffer probes and blits read from (piglit's read FBO).
+    fn read_target(&self) -> &Target {
+        match &self.fb_texture {
+            Some(target) if !self.read_window => target,
+            _ => &self.window,
+        }
+    }
+
+    /// The framebuffer draws and blits go to (piglit's draw FBO).
+    fn draw_target(&self) -> &Target {
+        match &self.fb_texture {
+            Some(target) if !self.draw_window => target,
+            _ => &self.window,
+        }
     }
 
     fn command(&mut self, command: &Command, line: usize) -> Result<(), Stop> {
@@ -176,7 +208,7 @@ impl Run<'_> {
                 }
             }
             Command::Probe(probe) => {
-                let target = self.fb_texture.as_ref().unwrap_or(&self.window);
+                let target = self.read_target();
                 let result = probe::run(gl, target, probe, line, &self.tolerance)?;
                 if !result.pass {
                     let reason = format!(
@@ -211,7 +243,84 @@ impl Run<'_> {
                     old.delete(gl);
                 }
                 self.fb_texture = Some(Target::textures(gl, &textures)?);
+                self.read_window = false;
+                self.draw_window = false;
             }
+            Command::FbWinsys(target) => {
+                let binding = match target {
+                    FbTarget::Both => glow::FRAMEBUFFER,
+                    FbTarget::Draw => glow::DRAW_FRAMEBUFFER,
+                    FbTarget::Read => glow::READ_FRAMEBUFFER,
+                };
+                // SAFETY: binding the window FBO, which lives until the test ends.
+                unsafe { gl.bind_framebuffer(binding, Some(self.window.framebuffer)) };
+                self.draw_window |= *target != FbTarget::Read;
+                self.read_window |= *target != FbTarget::Draw;
+            }
+            Command::Blit { buffer, linear } => {
+                let (from, to) = (self.read_target(), self.draw_target());
+                let mask = match buffer {
+                    BlitBuffer::Color => glow::COLOR_BUFFER_BIT,
+                    BlitBuffer::Depth => glow::DEPTH_BUFFER_BIT,
+                    BlitBuffer::Stencil => glow::STENCIL_BUFFER_BIT,
+                };
+                let filter = if *linear { glow::LINEAR } else { glow::NEAREST };
+                let size = |t: &Target| (t.width as i32, t.height as i32);
+                let ((rw, rh), (dw, dh)) = (size(from), size(to));
+                // SAFETY: a blit between the bound read and draw FBOs, then an error query.
+                let error = unsafe {
+                    gl.blit_framebuffer(0, 0, rw, rh, 0, 0, dw, dh, mask, filter);
+                    gl.get_error()
+                };
+                if error != glow::NO_ERROR {
+                    return Err(Stop::fail(format!("glBlitFramebuffer error 0x{error:x}")));
+                }
+            }
+            Command::AtomicCounterBuffer { binding, count } => {
+                let zeros = vec![0u8; *count as usize * 4];
+                // SAFETY: a new buffer bound at `binding` and filled; deleted in `finish`.
+                unsafe {
+                    let buffer = gl.create_buffer().map_err(Stop::error)?;
+                    gl.bind_buffer_base(glow::ATOMIC_COUNTER_BUFFER, *binding, Some(buffer));
+                    gl.buffer_data_u8_slice(glow::ATOMIC_COUNTER_BUFFER, &zeros, glow::STATIC_DRAW);
+                    if let Some(old) = self.atomic_buffers.insert(*binding, buffer) {
+                        gl.delete_buffer(old);
+                    }
+                }
+            }
+            Command::AtomicCounter {
+                binding,
+                index,
+                value,
+            } => {
+                let Some(&buffer) = self.atomic_buffers.get(binding) else {
+                    return Err(Stop::fail(format!(
+                        "atomic counter: no buffer at binding {binding} \
+                         ('atomic counter buffer {binding} N' makes one)"
+                    )));
+                };
+                let offset = i32::try_from(u64::from(*index) * 4).map_err(|_| {
+                    Stop::fail(format!("atomic counter index {index} is too large"))
+                })?;
+                // SAFETY: writing one counter of a buffer this test created.
+                unsafe {
+                    gl.bind_buffer_base(glow::ATOMIC_COUNTER_BUFFER, *binding, Some(buffer));
+                    gl.buffer_sub_data_u8_slice(
+                        glow::ATOMIC_COUNTER_BUFFER,
+                        offset,
+                        &value.to_ne_bytes(),
+                    );
+                }
+            }
+            Command::FbfetchBarrier => match self.extra.framebuffer_fetch_barrier {
+                // SAFETY: the entry point was loaded for this context, which is current.
+                Some(barrier) => unsafe { barrier() },
+                None => {
+                    return Err(Stop::skip(
+                        "glFramebufferFetchBarrierEXT is not supported on this context",
+                    ))
+                }
+            },
             Command::LinkSuccess => {
                 self.program_in_use();
             }
@@ -255,6 +364,9 @@ impl Run<'_> {
                 gl.delete_program(program.program);
             }
             if let Some((buffer, _)) = self.vertex_buffer.take() {
+                gl.delete_buffer(buffer);
+            }
+            for buffer in std::mem::take(&mut self.atomic_buffers).into_values() {
                 gl.delete_buffer(buffer);
             }
             gl.bind_vertex_array(None);

@@ -162,7 +162,7 @@ impl Backend for GlBackend {
         let mut result = match require::skip_reason(test, &self.context.info, &limit) {
             Some(reason) => TestResult::with_status(Status::Skip, reason),
             None => {
-                let result = exec::run(gl, &self.context.info, test);
+                let result = exec::run(gl, &self.context.info, &self.context.extra, test);
                 self.reset();
                 result
             }

@@ -337,4 +337,6 @@ const LIMITS: &[(&str, u32)] = &[
     ("GL_MAX_TESS_GEN_LEVEL", glow::MAX_TESS_GEN_LEVEL),
     ("GL_MAX_PATCH_VERTICES", glow::MAX_PATCH_VERTICES),
     ("GL_MAX_CLIP_DISTANCES", glow::MAX_CLIP_DISTANCES),
+    // GL_EXT_shader_framebuffer_fetch: a boolean read with glGetIntegerv.
+    ("GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT", 0x8A52),
 ];

@@ -1,0 +1,163 @@
+//! Expectations, baselines and `compare` on real drivers: llvmpipe lowers the Igalia
+//! `*_lowered` tests' mediump arithmetic and passes them; softpipe does not and fails them.
+//! Without EGL these tests skip with a printed reason, unless `HALFCHECK_REQUIRE_GL=1`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn halfcheck() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_halfcheck"))
+}
+
+fn anchors() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/anchors/igalia-mediump")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("halfcheck-exp-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// True when a GL driver answers; otherwise prints why (or panics when GL is required).
+fn have_gl() -> bool {
+    let output = halfcheck().arg("devices").output().expect("runs");
+    if output.status.success() {
+        return true;
+    }
+    assert!(
+        std::env::var("HALFCHECK_REQUIRE_GL").as_deref() != Ok("1"),
+        "HALFCHECK_REQUIRE_GL=1 but no GL driver: {}",
+        text(&output)
+    );
+    eprintln!("skipping: no GL driver: {}", text(&output));
+    false
+}
+
+/// Runs the anchors on a Gallium driver; returns the results directory and the output.
+fn run_anchors(driver: &str, dir: &Path, extra: &[&str]) -> Output {
+    halfcheck()
+        .args(["run", "--backend", "gl", "-j", "2", "--results"])
+        .arg(dir)
+        .args(extra)
+        .arg(anchors())
+        .env("GALLIUM_DRIVER", driver)
+        .output()
+        .expect("runs")
+}
+
+const LLVMPIPE_EXPECTATIONS: &str = r#"
+renderer: "^llvmpipe"
+default:
+  status: pass
+"#;
+
+const SOFTPIPE_EXPECTATIONS: &str = r#"
+renderer: "^softpipe"
+default:
+  status: pass
+tests:
+  - name: glsl-es-1.00/execution/mixed_precision_not_lowered.shader_test
+    status: pass
+    reason: mixed mediump*highp is highp on every driver
+  - regex: "_lowered\\.shader_test$"
+    status: fail
+    reason: softpipe computes mediump at binary32, so the amplified binary16 error is absent
+"#;
+
+#[test]
+fn softpipe_against_llvmpipe_is_ten_regressions_and_back_is_ten_fixes() {
+    if !have_gl() {
+        return;
+    }
+    let root = temp_dir("compare");
+    let (llvm, soft) = (root.join("llvmpipe"), root.join("softpipe"));
+    let out = run_anchors("llvmpipe", &llvm, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = run_anchors("softpipe", &soft, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+
+    let compare = |old: &Path, new: &Path| {
+        halfcheck()
+            .arg("compare")
+            .arg(old.join("results.json"))
+            .arg(new.join("results.json"))
+            .output()
+            .expect("runs")
+    };
+    let worse = compare(&llvm, &soft);
+    assert_eq!(worse.status.code(), Some(1), "{}", text(&worse));
+    let report = text(&worse);
+    assert!(report.contains("regressions (10):"), "{report}");
+    assert!(
+        report.contains("mediump_div_lowered.shader_test: pass -> fail"),
+        "{report}"
+    );
+    let better = compare(&soft, &llvm);
+    assert_eq!(better.status.code(), Some(0), "{}", text(&better));
+    assert!(text(&better).contains("fixes (10):"));
+
+    // The same in one step: --baseline on run.
+    let again = run_anchors(
+        "softpipe",
+        &root.join("again"),
+        &[
+            "--baseline",
+            llvm.join("results.json").to_str().expect("utf-8 path"),
+        ],
+    );
+    assert_eq!(again.status.code(), Some(1), "{}", text(&again));
+    assert!(text(&again).contains("regressions (10):"));
+}
+
+#[test]
+fn each_driver_passes_its_own_expectations_and_the_guard_stops_the_other() {
+    if !have_gl() {
+        return;
+    }
+    let root = temp_dir("expectations");
+    let soft_yaml = root.join("softpipe.yaml");
+    let llvm_yaml = root.join("llvmpipe.yaml");
+    std::fs::write(&soft_yaml, SOFTPIPE_EXPECTATIONS).expect("write");
+    std::fs::write(&llvm_yaml, LLVMPIPE_EXPECTATIONS).expect("write");
+    let arg = |p: &Path| p.to_str().expect("utf-8 path").to_string();
+
+    let own = run_anchors(
+        "softpipe",
+        &root.join("own"),
+        &["--expectations", &arg(&soft_yaml)],
+    );
+    assert!(own.status.success(), "{}", text(&own));
+    assert!(text(&own).contains("0 unexpected results"));
+
+    let guarded = run_anchors(
+        "softpipe",
+        &root.join("guarded"),
+        &["--expectations", &arg(&llvm_yaml)],
+    );
+    assert_eq!(guarded.status.code(), Some(2), "{}", text(&guarded));
+    assert!(
+        text(&guarded).contains("the renderer is 'softpipe'"),
+        "{}",
+        text(&guarded)
+    );
+
+    let simulated = run_anchors(
+        "softpipe",
+        &root.join("simulated"),
+        &["--expectations", &arg(&llvm_yaml), "--skip-renderer-check"],
+    );
+    assert_eq!(simulated.status.code(), Some(1), "{}", text(&simulated));
+    let report = text(&simulated);
+    assert!(report.contains("10 unexpected results"), "{report}");
+    assert!(report.contains("unexpected: glsl-es-1.00/execution/mediump_if_lowered.shader_test: expected pass, got fail"), "{report}");
+}
