@@ -37,9 +37,15 @@
 #   JOBS        halfcheck -j              (default: nproc)
 #   TIMEOUT     per-file timeout, seconds (default: 60)
 #   OUT         output directory          (default: a new temp dir; printed at the end)
-# Output in $OUT: table.tsv (one row per file), summary.txt (counts and timings, also
-# printed), piglit-<driver>/<name>.log (each shader_runner's output), halfcheck-<driver>/
-# (results.json), runners.tsv (which shader_runner each file used).
+# Output in $OUT: table.tsv (one row per file and driver), summary.txt (counts and timings,
+# also printed), runners.tsv (which shader_runner each file used), piglit-<driver>/<name>.log
+# (each shader_runner's output), piglit-<driver>.tsv (its exit status, start and end time),
+# halfcheck-<driver>/results.json, times.tsv (wall time of both runners per driver).
+#
+# Timing: "piglit" is the wall clock of the whole serial loop (one process per file, as
+# `piglit run -j1` would start them, without piglit's Python around it); "halfcheck" is the
+# wall clock of one `halfcheck run -j $JOBS`. halfcheck skips some files piglit runs, so the
+# summary also gives piglit's time on only the files halfcheck did not skip.
 # Exit status: 0 when every file agrees on every driver, 1 otherwise, 2 on setup errors.
 
 set -euo pipefail
@@ -153,9 +159,10 @@ for driver in $DRIVERS; do
         log=$logs/$name.log
         mkdir -p "$(dirname "$log")"
         rc=0
+        start=$(now)
         PIGLIT_PLATFORM=surfaceless_egl timeout -s KILL "$TIMEOUT" \
             "$PIGLIT_DIR/bin/$prog" "$path" -auto -fbo > "$log" 2>&1 < /dev/null || rc=$?
-        printf '%s\t%s\n' "$name" "$rc" >> "$OUT/piglit-$driver.tsv"
+        printf '%s\t%s\t%s\t%s\n' "$name" "$rc" "$start" "$(now)" >> "$OUT/piglit-$driver.tsv"
     done < "$OUT/runners.tsv"
     t1=$(now)
 
@@ -207,22 +214,29 @@ def piglit_reason(driver, name):
 
 rows, summary = [], []
 for driver, t_piglit, t_halfcheck in times:
-    rcs = dict(l.rstrip('\n').split('\t') for l in open(os.path.join(out, 'piglit-%s.tsv' % driver)))
+    rcs, secs = {}, {}
+    for line in open(os.path.join(out, 'piglit-%s.tsv' % driver)):
+        name, rc, start, end = line.split()
+        rcs[name], secs[name] = rc, float(end) - float(start)
     results = json.load(open(os.path.join(out, 'halfcheck-%s' % driver, 'results.json')))
     tests = results['tests']
     agree = disagree = 0
+    ran = 0.0  # piglit's seconds on the files halfcheck did not skip
     for name, prog, path in files:
         p, p_why = piglit_status(driver, name, int(rcs[name]))
         h = tests.get(name, {}).get('status', 'missing')
         h_why = (tests.get(name, {}).get('reason') or '').replace('\n', ' ').replace('\t', ' ')
         same = p == h
+        if h != 'skip':
+            ran += secs[name]
         agree += same
         disagree += not same
         if not p_why and p != 'pass':
             p_why = piglit_reason(driver, name)
         rows.append((driver, name, prog, p, h, 'agree' if same else 'DIFFER', p_why, h_why[:300]))
     summary.append((driver, results['run'].get('renderer', '?'), len(files), agree, disagree,
-                    float(t_piglit), float(t_halfcheck)))
+                    float(t_piglit), float(t_halfcheck), ran,
+                    sum(1 for r in rows if r[0] == driver and r[4] != 'skip')))
 
 with open(os.path.join(out, 'table.tsv'), 'w') as f:
     f.write('driver\tfile\trunner\tpiglit\thalfcheck\tagreement\tpiglit_note\thalfcheck_reason\n')
@@ -239,10 +253,12 @@ for driver in drivers:
             mark = '' if r[5] == 'agree' else '   <-- differs'
             text.append('%-*s  %-7s  %-7s%s' % (width, r[1], r[3], r[4], mark))
     text.append('')
-for driver, renderer, n, agree, disagree, tp, th in summary:
+for driver, renderer, n, agree, disagree, tp, th, ran, n_ran in summary:
     text.append('%s (%s): %d files, %d agree, %d disagree; wall time: piglit shader_runner '
                 '(one process per file, serial) %.2f s, halfcheck (-j %s) %.2f s, ratio %.2fx'
                 % (driver, renderer, n, agree, disagree, tp, jobs, th, tp / th))
+    text.append('  piglit on the %d files halfcheck did not skip: %.2f s (ratio %.2fx)'
+                % (n_ran, ran, ran / th))
     counts = {}
     for r in rows:
         if r[0] == driver:

@@ -135,10 +135,12 @@ pub struct ProbeResult {
     /// The pixel reported: the first that failed, else the region's first pixel.
     pub pixel: [u32; 2],
     /// Expected value per channel, from the file.
+    #[serde(with = "json_floats")]
     pub expected: Vec<f64>,
     /// Tolerance per channel that applied.
     pub tolerance: Vec<f64>,
     /// The exact float the shader wrote, per channel (float render target).
+    #[serde(with = "json_floats")]
     pub observed: Vec<f32>,
     /// The bits of `observed`, per channel, as `0x` hex.
     pub observed_bits: Vec<String>,
@@ -146,4 +148,102 @@ pub struct ProbeResult {
     pub observed_unorm8: Vec<f64>,
     /// Whether the probe passed by piglit's rules.
     pub pass: bool,
+}
+
+/// Serde for float lists that may hold NaN or infinities, which JSON numbers cannot: those are
+/// written as the strings `"NaN"`, `"inf"` and `"-inf"` and read back as the same values.
+mod json_floats {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// A float as JSON sees it: a number, or a string for the values JSON has no number for.
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum JsonFloat {
+        Number(f64),
+        Text(String),
+    }
+
+    /// Floats this module can write and read.
+    pub trait Float: Copy {
+        fn to_f64(self) -> f64;
+        fn from_f64(x: f64) -> Self;
+    }
+
+    impl Float for f32 {
+        fn to_f64(self) -> f64 {
+            f64::from(self)
+        }
+        fn from_f64(x: f64) -> Self {
+            x as f32
+        }
+    }
+
+    impl Float for f64 {
+        fn to_f64(self) -> f64 {
+            self
+        }
+        fn from_f64(x: f64) -> Self {
+            x
+        }
+    }
+
+    pub fn serialize<T: Float, S: Serializer>(values: &[T], s: S) -> Result<S::Ok, S::Error> {
+        let out: Vec<JsonFloat> = values
+            .iter()
+            .map(|v| {
+                let x = v.to_f64();
+                if x.is_nan() {
+                    JsonFloat::Text("NaN".into())
+                } else if x.is_infinite() {
+                    JsonFloat::Text(if x > 0.0 { "inf" } else { "-inf" }.into())
+                } else {
+                    JsonFloat::Number(x)
+                }
+            })
+            .collect();
+        out.serialize(s)
+    }
+
+    pub fn deserialize<'de, T: Float, D: Deserializer<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+        Vec::<JsonFloat>::deserialize(d)?
+            .into_iter()
+            .map(|v| match v {
+                JsonFloat::Number(x) => Ok(T::from_f64(x)),
+                JsonFloat::Text(t) => match t.as_str() {
+                    "NaN" => Ok(T::from_f64(f64::NAN)),
+                    "inf" => Ok(T::from_f64(f64::INFINITY)),
+                    "-inf" => Ok(T::from_f64(f64::NEG_INFINITY)),
+                    other => Err(D::Error::custom(format!(
+                        "expected a number, \"NaN\", \"inf\" or \"-inf\", found \"{other}\""
+                    ))),
+                },
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_finite_observed_values_round_trip_through_json() {
+        let probe = ProbeResult {
+            line: 3,
+            pixel: [0, 0],
+            expected: vec![0.5, f64::INFINITY],
+            tolerance: vec![0.01, 0.01],
+            observed: vec![f32::NAN, f32::NEG_INFINITY],
+            observed_bits: vec!["0x7fc00000".into(), "0xff800000".into()],
+            observed_unorm8: vec![0.0, 0.0],
+            pass: false,
+        };
+        let json = serde_json::to_string(&probe).unwrap();
+        assert!(json.contains(r#""observed":["NaN","-inf"]"#), "{json}");
+        let back: ProbeResult = serde_json::from_str(&json).unwrap();
+        assert!(back.observed[0].is_nan());
+        assert_eq!(back.observed[1], f32::NEG_INFINITY);
+        assert_eq!(back.expected, probe.expected);
+    }
 }

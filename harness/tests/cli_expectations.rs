@@ -2,46 +2,11 @@
 //! `*_lowered` tests' mediump arithmetic and passes them; softpipe does not and fails them.
 //! Without EGL these tests skip with a printed reason, unless `HALFCHECK_REQUIRE_GL=1`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn halfcheck() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_halfcheck"))
-}
-
-fn anchors() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/anchors/igalia-mediump")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("halfcheck-exp-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
-/// True when a GL driver answers; otherwise prints why (or panics when GL is required).
-fn have_gl() -> bool {
-    let output = halfcheck().arg("devices").output().expect("runs");
-    if output.status.success() {
-        return true;
-    }
-    assert!(
-        std::env::var("HALFCHECK_REQUIRE_GL").as_deref() != Ok("1"),
-        "HALFCHECK_REQUIRE_GL=1 but no GL driver: {}",
-        text(&output)
-    );
-    eprintln!("skipping: no GL driver: {}", text(&output));
-    false
-}
+use common::*;
+use std::path::Path;
+use std::process::Output;
 
 /// Runs the anchors on a Gallium driver; returns the results directory and the output.
 fn run_anchors(driver: &str, dir: &Path, extra: &[&str]) -> Output {

@@ -3,37 +3,15 @@
 //! The runner's own behaviour (crash and hang recovery, filters, results.json) is tested on
 //! the mock backend so it runs anywhere; the GL tests are in `gl_*.rs`.
 
+mod common;
+
+use common::*;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn halfcheck() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_halfcheck"))
-}
-
-fn anchors() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/anchors/igalia-mediump")
-}
-
-/// A fresh, empty directory under the system temp dir.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("halfcheck-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
+use std::path::Path;
 
 fn results(dir: &Path) -> Value {
     let text = std::fs::read_to_string(dir.join("results.json")).expect("results.json written");
     serde_json::from_str(&text).expect("results.json is JSON")
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
 }
 
 #[test]

@@ -55,14 +55,20 @@ impl Worker {
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                match serde_json::from_str::<Reply>(&line) {
-                    Ok(reply) => {
-                        if sender.send(reply).is_err() {
-                            break;
-                        }
+                let reply = match serde_json::from_str::<Reply>(&line) {
+                    Ok(reply) => reply,
+                    // A reply that cannot be read ends the job now rather than at its timeout.
+                    Err(e) if line.starts_with("{\"") => {
+                        Reply::Fatal(format!("unreadable reply from the worker: {e}"))
                     }
                     // Drivers sometimes print to stdout; only JSON lines are replies.
-                    Err(_) => eprintln!("worker: {line}"),
+                    Err(_) => {
+                        eprintln!("worker: {line}");
+                        continue;
+                    }
+                };
+                if sender.send(reply).is_err() {
+                    break;
                 }
             }
         });

@@ -1,0 +1,155 @@
+//! Semantic analysis: checks a parsed shader and turns it into the IR.
+//!
+//! Names are resolved through nested scopes ([`scope`]), types are checked with GLSL ES's
+//! rules (no implicit conversions in ES 1.00 and 3.00; 3.10 neither, unless
+//! `GL_EXT_shader_implicit_conversions`), built-in variables and functions come from
+//! [`builtin_vars`] and [`builtins`], and every value gets its precision by the spec's rules
+//! ([`precision`]): declared, default for the scope, from the operands, or (in the `spec`
+//! model) from the consumer.
+
+mod builtin_vars;
+mod builtins;
+mod construct;
+mod decl;
+mod expr;
+pub mod fold;
+mod operators;
+pub mod precision;
+mod scope;
+mod stmt;
+mod types;
+
+use std::collections::HashMap;
+
+use crate::front::ast::TranslationUnit;
+use crate::front::span::Span;
+use crate::ir::{Block, Expr, FuncId, Module, Precision, Stmt, Type, VarId, VarMode, Variable};
+use crate::{Stage, Version};
+
+pub use precision::Model;
+
+/// A semantic error: what is wrong and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SemaError {
+    /// What went wrong, naming what was expected.
+    pub message: String,
+    /// Where.
+    pub span: Span,
+}
+
+/// Result of one analysis step.
+pub(crate) type Result<T> = std::result::Result<T, SemaError>;
+
+/// An error at `span`.
+pub(crate) fn error<T>(span: Span, message: impl Into<String>) -> Result<T> {
+    Err(SemaError {
+        message: message.into(),
+        span,
+    })
+}
+
+/// Checks `unit` and builds its IR, resolving precision by `model`.
+pub fn analyze(unit: &TranslationUnit, model: Model) -> Result<Module> {
+    let mut a = Analyzer::new(unit, model);
+    builtin_vars::declare(&mut a);
+    for item in &unit.items {
+        a.external(item)?;
+    }
+    Ok(a.module)
+}
+
+/// A user function known by name, with its parameter types (for overload resolution).
+#[derive(Clone, Debug)]
+pub(crate) struct Signature {
+    pub id: FuncId,
+    pub params: Vec<(Type, VarMode)>,
+    pub defined: bool,
+}
+
+/// The state of one analysis.
+pub(crate) struct Analyzer<'u> {
+    pub unit: &'u TranslationUnit,
+    pub module: Module,
+    pub model: Model,
+    pub scopes: scope::Scopes,
+    pub functions: HashMap<String, Vec<Signature>>,
+    /// Statements of the block being built; expressions append side effects here.
+    pub out: Block,
+    /// Return type and precision of the function being analysed.
+    pub current_return: Option<(Type, Precision)>,
+    /// For each enclosing loop, statements to run before `continue` (a `for` step).
+    pub continue_prologue: Vec<Block>,
+    /// Depth of enclosing loops and switches (`break` is allowed inside).
+    pub breakable: u32,
+    /// Names of temporaries made so far, for unique printing.
+    pub temps: u32,
+}
+
+impl<'u> Analyzer<'u> {
+    fn new(unit: &'u TranslationUnit, model: Model) -> Self {
+        Analyzer {
+            unit,
+            module: Module::new(unit.stage, unit.version),
+            model,
+            scopes: scope::Scopes::new(unit.stage),
+            functions: HashMap::new(),
+            out: Vec::new(),
+            current_return: None,
+            continue_prologue: Vec::new(),
+            breakable: 0,
+            temps: 0,
+        }
+    }
+
+    /// The stage being compiled.
+    pub fn stage(&self) -> Stage {
+        self.unit.stage
+    }
+
+    /// The language version.
+    pub fn version(&self) -> Version {
+        self.unit.version
+    }
+
+    /// Whether `#extension name` enabled an extension.
+    pub fn extension(&self, name: &str) -> bool {
+        self.unit.extensions.iter().any(|e| e.name == name)
+    }
+
+    /// A new temporary of `ty` (declared in the current block).
+    pub fn temp(&mut self, name: &str, ty: Type, precision: Precision, span: Span) -> VarId {
+        self.temps += 1;
+        let id = self.module.add_var(Variable {
+            name: name.to_owned(),
+            ty,
+            mode: VarMode::Temporary,
+            declared_precision: None,
+            precision,
+            constant_value: None,
+            builtin: false,
+            location: None,
+            span,
+        });
+        self.out.push(Stmt::Declare(id));
+        id
+    }
+
+    /// A reference to variable `id`.
+    pub fn var_ref(&self, id: VarId, span: Span) -> Expr {
+        let var = self.module.var(id);
+        Expr::new(
+            crate::ir::ExprKind::Var(id),
+            var.ty.clone(),
+            var.precision,
+            span,
+        )
+    }
+
+    /// Runs `f` with a fresh statement buffer and returns what it emitted.
+    pub fn capture<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<(T, Block)> {
+        let saved = std::mem::take(&mut self.out);
+        let result = f(self);
+        let emitted = std::mem::replace(&mut self.out, saved);
+        Ok((result?, emitted))
+    }
+}

@@ -1,0 +1,49 @@
+//! Helpers shared by the integration tests that run the real `halfcheck` binary.
+
+#![allow(dead_code)] // Each test file uses its own subset.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `halfcheck` binary under test.
+pub fn halfcheck() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_halfcheck"))
+}
+
+/// The Igalia mediump anchors, `../shared/anchors/igalia-mediump`.
+pub fn anchors() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/anchors/igalia-mediump")
+}
+
+/// A fresh, empty directory under the system temp dir, unique to this process and `name`.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("halfcheck-test-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// stdout and stderr of a finished command, together.
+pub fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// True when a GL driver answers `halfcheck devices`; otherwise prints why and returns false,
+/// or panics when `HALFCHECK_REQUIRE_GL=1` says a driver must be there.
+pub fn have_gl() -> bool {
+    let output = halfcheck().arg("devices").output().expect("runs");
+    if output.status.success() {
+        return true;
+    }
+    assert!(
+        std::env::var("HALFCHECK_REQUIRE_GL").as_deref() != Ok("1"),
+        "HALFCHECK_REQUIRE_GL=1 but no GL driver: {}",
+        text(&output)
+    );
+    eprintln!("skipping: no GL driver: {}", text(&output));
+    false
+}
