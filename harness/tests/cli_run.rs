@@ -8,6 +8,18 @@ mod common;
 use common::*;
 use serde_json::Value;
 use std::path::Path;
+use std::process::Output;
+
+/// `halfcheck run --backend mock ARGS --results RESULTS TARGET`, with one extra env var.
+fn run_mock(results: &Path, args: &[&str], target: &Path, env: Option<(&str, &str)>) -> Output {
+    let mut command = halfcheck();
+    command.args(["run", "--backend", "mock"]).args(args);
+    command.arg("--results").arg(results).arg(target);
+    if let Some((key, value)) = env {
+        command.env(key, value);
+    }
+    command.output().expect("runs")
+}
 
 fn results(dir: &Path) -> Value {
     let text = std::fs::read_to_string(dir.join("results.json")).expect("results.json written");
@@ -17,12 +29,7 @@ fn results(dir: &Path) -> Value {
 #[test]
 fn run_writes_the_results_contract() {
     let dir = temp_dir("contract");
-    let output = halfcheck()
-        .args(["run", "--backend", "mock", "-j", "2", "--results"])
-        .arg(&dir)
-        .arg(anchors())
-        .output()
-        .expect("runs");
+    let output = run_mock(&dir, &["-j", "2"], &anchors(), None);
     assert!(output.status.success(), "{}", text(&output));
     let r = results(&dir);
     assert_eq!(r["format"], "halfcheck-results/1");
@@ -45,21 +52,7 @@ fn run_writes_the_results_contract() {
 #[test]
 fn include_and_exclude_filters_select_tests_by_name() {
     let dir = temp_dir("filters");
-    let output = halfcheck()
-        .args([
-            "run",
-            "--backend",
-            "mock",
-            "-t",
-            "_lowered",
-            "-x",
-            "div",
-            "--results",
-        ])
-        .arg(&dir)
-        .arg(anchors())
-        .output()
-        .expect("runs");
+    let output = run_mock(&dir, &["-t", "_lowered", "-x", "div"], &anchors(), None);
     assert!(output.status.success(), "{}", text(&output));
     let r = results(&dir);
     let names: Vec<&String> = r["tests"].as_object().expect("tests").keys().collect();
@@ -72,13 +65,12 @@ fn include_and_exclude_filters_select_tests_by_name() {
 #[test]
 fn a_crashing_worker_costs_one_test_and_the_run_goes_on() {
     let dir = temp_dir("crash");
-    let output = halfcheck()
-        .args(["run", "--backend", "mock", "-j", "1", "--results"])
-        .arg(&dir)
-        .arg(anchors())
-        .env("HALFCHECK_WORKER_FAULT", "crash=mediump_div_lowered")
-        .output()
-        .expect("runs");
+    let output = run_mock(
+        &dir,
+        &["-j", "1"],
+        &anchors(),
+        Some(("HALFCHECK_WORKER_FAULT", "crash=mediump_div_lowered")),
+    );
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     let r = results(&dir);
     let tests = r["tests"].as_object().expect("tests");
@@ -102,22 +94,12 @@ fn a_crashing_worker_costs_one_test_and_the_run_goes_on() {
 #[test]
 fn a_hanging_worker_times_out_and_is_replaced() {
     let dir = temp_dir("hang");
-    let output = halfcheck()
-        .args([
-            "run",
-            "--backend",
-            "mock",
-            "-j",
-            "2",
-            "--timeout",
-            "1",
-            "--results",
-        ])
-        .arg(&dir)
-        .arg(anchors().join("glsl-es-1.00/execution"))
-        .env("HALFCHECK_WORKER_FAULT", "hang=mediump_rcp")
-        .output()
-        .expect("runs");
+    let output = run_mock(
+        &dir,
+        &["-j", "2", "--timeout", "1"],
+        &anchors().join("glsl-es-1.00/execution"),
+        Some(("HALFCHECK_WORKER_FAULT", "hang=mediump_rcp")),
+    );
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     let r = results(&dir);
     let tests = r["tests"].as_object().expect("tests");
@@ -143,12 +125,7 @@ fn a_malformed_file_is_an_error_result_and_the_others_still_run() {
         cases.join("good.shader_test"),
     )
     .expect("copy");
-    let output = halfcheck()
-        .args(["run", "--backend", "mock", "--results"])
-        .arg(dir.join("out"))
-        .arg(&cases)
-        .output()
-        .expect("runs");
+    let output = run_mock(&dir.join("out"), &[], &cases, None);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     let r = results(&dir.join("out"));
     assert_eq!(r["tests"]["good.shader_test"]["status"], "pass");
@@ -165,19 +142,7 @@ fn a_malformed_file_is_an_error_result_and_the_others_still_run() {
 #[test]
 fn run_with_nothing_selected_exits_2_with_a_message() {
     let dir = temp_dir("none");
-    let output = halfcheck()
-        .args([
-            "run",
-            "--backend",
-            "mock",
-            "-t",
-            "no-such-test",
-            "--results",
-        ])
-        .arg(&dir)
-        .arg(anchors())
-        .output()
-        .expect("runs");
+    let output = run_mock(&dir, &["-t", "no-such-test"], &anchors(), None);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output).contains("no .shader_test files selected"));
 }
