@@ -3,6 +3,7 @@
 //! Plain serde types, apart from running: the runner fills them, `compare` and the reports read
 //! them. Fields are only ever added; a reader ignores the ones it does not know.
 
+use crate::verdict::judge::ChannelAnalysis;
 use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -148,6 +149,9 @@ pub struct ProbeResult {
     pub observed_unorm8: Vec<f64>,
     /// Whether the probe passed by piglit's rules.
     pub pass: bool,
+    /// Per channel, the numbers the lowering verdict was judged from (empty when unjudged).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<ChannelAnalysis>,
 }
 
 /// Serde for float lists that may hold NaN or infinities, which JSON numbers cannot: those are
@@ -238,6 +242,7 @@ mod tests {
             observed_bits: vec!["0x7fc00000".into(), "0xff800000".into()],
             observed_unorm8: vec![0.0, 0.0],
             pass: false,
+            channels: Vec::new(),
         };
         let json = serde_json::to_string(&probe).unwrap();
         assert!(json.contains(r#""observed":["NaN","-inf"]"#), "{json}");

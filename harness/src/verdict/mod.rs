@@ -4,5 +4,6 @@
 pub mod classify;
 pub mod compare;
 pub mod expectations;
+pub mod judge;
 
 pub use classify::{ChannelVerdict, Interval, Verdict};

@@ -82,6 +82,7 @@ pub fn run(
         observed_unorm8: view(pixel).into_iter().map(f64::from).collect(),
         observed,
         pass: failing.is_none(),
+        channels: Vec::new(),
     })
 }
 
