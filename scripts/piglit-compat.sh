@@ -13,7 +13,8 @@
 #     section (before the next section, comments not counted) matches piglit's
 #     `GL ES <op> X.Y` or `GLSL ES <op> X.YY` pattern (framework/test/shader_test.py,
 #     Parser). A plain grep for "GL ES" in [require] also catches two glsl-1.10 tests whose
-#     *comment* mentions GLSL ES 1.00; the parser rule does not.
+#     *comment* mentions GLSL ES 1.00; the parser rule does not. Debian's piglit
+#     0~git20220119 gives 105 files (82 gles3, 23 gles2).
 #   - the 28 files under ../shared/anchors/igalia-mediump (relative to the repo root).
 #
 # The runner binary is picked like piglit's Parser does: gles2 when the `GL ES` requirement
@@ -26,7 +27,8 @@
 #
 # halfcheck sees the same files through a tree of symlinks, so its test names are
 #   piglit/<path under the piglit dir>   and   anchors/<path under igalia-mediump>
-# and the table uses those names.
+# and the table uses those names. Mesa's shader cache goes to a fresh temp dir per runner and
+# driver (never $HOME), so neither runner is timed with the other's compiled shaders.
 #
 # Usage: scripts/piglit-compat.sh            (from anywhere; needs bash, python3, coreutils)
 # Environment (all optional):
@@ -69,8 +71,8 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 work=$(mktemp -d -t piglit-compat-work.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-# Mesa's shader cache goes to a temp dir, never to $HOME.
-export MESA_SHADER_CACHE_DIR=$work/mesa_shader_cache
+# Mesa's shader cache goes to temp dirs, never to $HOME: a fresh one for each runner and
+# driver, so neither runner finds shaders the other compiled.
 
 # --- 1. Select the files and pick each one's runner (piglit's Parser rule). -------------
 # Writes runners.tsv: name <TAB> runner <TAB> absolute path.
@@ -160,7 +162,8 @@ for driver in $DRIVERS; do
         mkdir -p "$(dirname "$log")"
         rc=0
         start=$(now)
-        PIGLIT_PLATFORM=surfaceless_egl timeout -s KILL "$TIMEOUT" \
+        MESA_SHADER_CACHE_DIR=$work/cache-piglit-$driver PIGLIT_PLATFORM=surfaceless_egl \
+            timeout -s KILL "$TIMEOUT" \
             "$PIGLIT_DIR/bin/$prog" "$path" -auto -fbo > "$log" 2>&1 < /dev/null || rc=$?
         printf '%s\t%s\t%s\t%s\n' "$name" "$rc" "$start" "$(now)" >> "$OUT/piglit-$driver.tsv"
     done < "$OUT/runners.tsv"
@@ -168,7 +171,8 @@ for driver in $DRIVERS; do
 
     # halfcheck: one run over the whole tree.
     rc=0
-    "$HALFCHECK" run "$tree" --backend gl --results "$OUT/halfcheck-$driver" -j "$JOBS" \
+    MESA_SHADER_CACHE_DIR=$work/cache-halfcheck-$driver \
+        "$HALFCHECK" run "$tree" --backend gl --results "$OUT/halfcheck-$driver" -j "$JOBS" \
         --timeout "$TIMEOUT" > "$OUT/halfcheck-$driver.log" 2>&1 || rc=$?
     t2=$(now)
     if [[ $rc -ge 2 ]]; then
