@@ -1,8 +1,11 @@
 //! GLSL ES front end, precision resolution and mediump lowering for halfcheck.
 //!
-//! Today this crate holds the front end (`front/`): a preprocessor, a lexer and a
-//! recursive-descent parser for GLSL ES 1.00, 3.00, 3.10 and 3.20 producing an AST whose nodes
-//! carry spans. Start with [`parse_shader`]:
+//! The pipeline, one module per step: `front/` (preprocessor, lexer, parser: an AST with
+//! spans), `sema/` (scopes, types, built-ins, precision by the GLSL ES rules: the typed
+//! [`ir`]), `passes/` (`lower_precision` as Mesa does it, `fold_conversions`, and
+//! `mesa_pipeline` for what Mesa does later on llvmpipe). [`compile`] runs them all;
+//! [`ir::dump::to_sexpr`] prints the IR the way Mesa's `glsl_compiler --dump-lir` does.
+//! Start with [`parse_shader`] for the AST alone:
 //!
 //! ```
 //! use halfcheck_compiler::{parse_shader, Stage};
@@ -11,8 +14,10 @@
 //! assert_eq!(unit.items.len(), 2);
 //! ```
 
+pub mod exec;
 pub mod front;
 pub mod ir;
+pub mod sema;
 
 pub use front::ast::{self, TranslationUnit};
 pub use front::diagnostic::Diagnostic;
@@ -46,4 +51,63 @@ pub fn parse_shader(
         source: pre.text,
         source_map: pre.source_map,
     })
+}
+
+pub mod passes;
+
+pub use passes::Switches;
+pub use sema::Model;
+
+/// How [`compile`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// Which precision rules to apply (`mesa` by default).
+    pub model: Model,
+    /// Run the lowering pass (`lower_precision`, then `fold_conversions`).
+    pub lower: bool,
+    /// Also apply what Mesa's later pipeline does (the lone-operation rule measured on
+    /// llvmpipe): the IR the emulator runs.
+    pub final_pipeline: bool,
+    /// The lowering pass's switches (llvmpipe's by default).
+    pub switches: Switches,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions {
+            model: Model::Mesa,
+            lower: true,
+            final_pipeline: false,
+            switches: Switches::llvmpipe(),
+        }
+    }
+}
+
+/// Parses, checks and (by `options`) lowers one shader to the IR.
+///
+/// ```
+/// use halfcheck_compiler::{compile, ir, CompileOptions, Stage};
+/// let src = "precision mediump float;\nuniform float a, b;\nvoid main() { gl_FragColor = vec4(a / b); }";
+/// let module = compile(src, Stage::Fragment, "a.frag", &CompileOptions::default()).expect("compiles");
+/// assert!(ir::dump::to_sexpr(&module).contains("(expression float16_t / "));
+/// ```
+pub fn compile(
+    source: &str,
+    stage: Stage,
+    file_name: &str,
+    options: &CompileOptions,
+) -> Result<ir::Module, Diagnostic> {
+    let unit = parse_shader(source, stage, file_name)?;
+    let mut module = sema::analyze(&unit, options.model).map_err(|e| {
+        let location = unit.source_map.locate(e.span.start);
+        Diagnostic::at(e.message, file_name, source, location)
+    })?;
+    if options.lower {
+        passes::lower_precision::run(&mut module, options.model, &options.switches);
+        passes::fold_conversions::run(&mut module);
+        if options.final_pipeline {
+            passes::mesa_pipeline::run(&mut module);
+        }
+    }
+    Ok(module)
 }

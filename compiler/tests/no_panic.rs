@@ -1,6 +1,8 @@
-//! No input may panic the front end: random bytes, and real shaders with random edits.
+//! No input may panic the compiler: random bytes, and real shaders with random edits, through
+//! the front end and through the whole pipeline (sema, lowering under both models, the final
+//! pipeline, both dumps).
 
-use halfcheck_compiler::{parse_shader, Stage};
+use halfcheck_compiler::{compile, ir, parse_shader, CompileOptions, Model, Stage};
 use proptest::prelude::*;
 
 const SHADER: &str = r#"#version 300 es
@@ -21,11 +23,29 @@ void main() {
 }
 "#;
 
+/// Runs the whole pipeline every way it can run.
+fn compile_all_ways(text: &str, stage: Stage) {
+    for model in [Model::Spec, Model::Mesa] {
+        for final_pipeline in [false, true] {
+            let options = CompileOptions {
+                model,
+                final_pipeline,
+                ..CompileOptions::default()
+            };
+            if let Ok(module) = compile(text, stage, "fuzz", &options) {
+                let _ = ir::dump::to_sexpr(&module);
+                let _ = ir::dump::to_json(&module);
+            }
+        }
+    }
+}
+
 proptest! {
     #[test]
     fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
         let text = String::from_utf8_lossy(&bytes);
         let _ = parse_shader(&text, Stage::Fragment, "fuzz");
+        compile_all_ways(&text, Stage::Fragment);
     }
 
     #[test]
@@ -43,6 +63,7 @@ proptest! {
     ) {
         let text = words.join(" ");
         let _ = parse_shader(&text, Stage::Vertex, "fuzz");
+        compile_all_ways(&text, Stage::Vertex);
     }
 
     #[test]
@@ -64,10 +85,17 @@ proptest! {
         }
         let text = String::from_utf8_lossy(&bytes);
         let _ = parse_shader(&text, Stage::Fragment, "fuzz");
+        compile_all_ways(&text, Stage::Fragment);
     }
 }
 
 #[test]
 fn the_fuzzing_seed_shader_parses() {
     parse_shader(SHADER, Stage::Fragment, "seed").unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn the_fuzzing_seed_shader_compiles() {
+    compile(SHADER, Stage::Fragment, "seed", &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
 }

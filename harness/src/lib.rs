@@ -4,6 +4,7 @@
 //! or the emulator) -> [`results`] (`results.json`). `ARCHITECTURE.md` has the whole picture.
 
 pub mod backend;
+pub mod compile_cmd;
 pub mod discover;
 pub mod results;
 pub mod runner;

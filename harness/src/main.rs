@@ -1,6 +1,7 @@
 //! The `halfcheck` command line.
 
 use clap::{Parser, Subcommand};
+use halfcheck::backend::emu::{parse_mode as parse_emu_mode, Mode};
 use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
 use halfcheck::results::{read_results, ResultsFile, Status};
@@ -43,6 +44,10 @@ enum Commands {
         /// EGL device index for the GL backend (see `halfcheck devices`).
         #[arg(long)]
         gl_device: Option<usize>,
+        /// The emulator's arithmetic: highp (binary32), mediump (lowered ops in binary16) or
+        /// exact (binary64).
+        #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
+        emu_mode: Mode,
         /// Directory for results.json.
         #[arg(long, default_value = "results")]
         results: PathBuf,
@@ -77,6 +82,8 @@ enum Commands {
     },
     /// List the EGL devices the GL backend can use.
     Devices,
+    /// Compile one shader with halfcheck's compiler and print its IR (`--dump-ir`).
+    Compile(halfcheck::compile_cmd::CompileArgs),
     /// Internal: run tests sent on stdin (started by `run`).
     #[command(hide = true)]
     Worker {
@@ -86,6 +93,9 @@ enum Commands {
         /// EGL device index.
         #[arg(long)]
         gl_device: Option<usize>,
+        /// The emulator's arithmetic.
+        #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
+        emu_mode: Mode,
     },
 }
 
@@ -97,6 +107,7 @@ fn main() -> ExitCode {
             paths,
             backend,
             gl_device,
+            emu_mode,
             results,
             include,
             exclude,
@@ -118,7 +129,10 @@ fn main() -> ExitCode {
             let options = RunOptions {
                 paths,
                 backend,
-                backend_options: BackendOptions { gl_device },
+                backend_options: BackendOptions {
+                    gl_device,
+                    emu_mode,
+                },
                 results_dir: results,
                 include,
                 exclude,
@@ -136,8 +150,26 @@ fn main() -> ExitCode {
         }
         Commands::Compare { old, new } => compare_command(&old, &new),
         Commands::Devices => devices_command(),
-        Commands::Worker { backend, gl_device } => {
-            let code = worker_main(backend, &BackendOptions { gl_device });
+        Commands::Compile(args) => match halfcheck::compile_cmd::run(&args) {
+            Ok(out) => {
+                print!("{out}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::FAILURE
+            }
+        },
+        Commands::Worker {
+            backend,
+            gl_device,
+            emu_mode,
+        } => {
+            let options = BackendOptions {
+                gl_device,
+                emu_mode,
+            };
+            let code = worker_main(backend, &options);
             ExitCode::from(code as u8)
         }
     }
@@ -307,8 +339,12 @@ fn compare_command(old: &std::path::Path, new: &std::path::Path) -> ExitCode {
     }
 }
 
-/// `halfcheck devices`.
+/// `halfcheck devices`. Opening a context compiles Mesa's internal shaders; with no cache
+/// directory given, the cache is turned off rather than written to the user's home.
 fn devices_command() -> ExitCode {
+    if std::env::var_os("MESA_SHADER_CACHE_DIR").is_none() {
+        std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
+    }
     match list_devices() {
         Ok(devices) => {
             for device in &devices {

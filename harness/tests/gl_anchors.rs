@@ -6,33 +6,13 @@
 //! test binary with `GALLIUM_DRIVER=softpipe`. Without EGL the tests skip (they print why)
 //! unless `HALFCHECK_REQUIRE_GL=1`.
 
-use halfcheck::backend::gl::GlBackend;
+mod common;
+
+use common::{anchors, gl_backend};
 use halfcheck::backend::Backend;
 use halfcheck::results::Status;
 use halfcheck::shader_test::parse_file;
 use std::path::{Path, PathBuf};
-
-fn anchors() -> PathBuf {
-    Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/anchors/igalia-mediump"
-    ))
-    .to_path_buf()
-}
-
-/// A backend, or `None` (with the reason on stderr) when this machine has no EGL.
-fn backend() -> Option<GlBackend> {
-    match GlBackend::new(None) {
-        Ok(backend) => Some(backend),
-        Err(e) if std::env::var("HALFCHECK_REQUIRE_GL").as_deref() == Ok("1") => {
-            panic!("HALFCHECK_REQUIRE_GL=1 but no GL context: {e}")
-        }
-        Err(e) => {
-            eprintln!("skipping: no GL context: {e}");
-            None
-        }
-    }
-}
 
 fn shader_tests(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("anchor directory").flatten() {
@@ -53,7 +33,7 @@ fn is_lowered(path: &Path) -> bool {
 /// Runs every anchor on the driver this process got and checks what that driver must do.
 #[test]
 fn mediump_anchors_pass_or_fail_as_the_driver_lowers() {
-    let Some(mut backend) = backend() else { return };
+    let Some(mut backend) = gl_backend() else { return };
     let renderer = backend.run_info().renderer;
     println!("renderer: {renderer}");
     let lowers = if renderer.starts_with("llvmpipe") {
@@ -93,7 +73,7 @@ fn mediump_anchors_pass_or_fail_as_the_driver_lowers() {
 /// The exact green channel of `mediump_div_lowered`: fp16(1/3) * 1024 has fraction 0.25.
 #[test]
 fn mediump_div_lowered_reads_back_the_exact_float() {
-    let Some(mut backend) = backend() else { return };
+    let Some(mut backend) = gl_backend() else { return };
     let renderer = backend.run_info().renderer;
     let path = anchors().join("glsl-es-1.00/execution/mediump_div_lowered.shader_test");
     let test = parse_file(&path).unwrap_or_else(|e| panic!("{e}"));
@@ -118,7 +98,7 @@ fn mediump_div_lowered_reads_back_the_exact_float() {
 /// Both tests above again, on softpipe, in a child process (one Gallium driver per process).
 #[test]
 fn softpipe_runs_in_a_child_process() {
-    if std::env::var_os("GALLIUM_DRIVER").is_some() || backend().is_none() {
+    if std::env::var_os("GALLIUM_DRIVER").is_some() || gl_backend().is_none() {
         return;
     }
     let exe = std::env::current_exe().expect("test binary");

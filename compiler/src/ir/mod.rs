@@ -187,9 +187,9 @@ pub type Block = Vec<Stmt>;
 pub enum Stmt {
     /// A variable comes into scope here (uninitialised).
     Declare(VarId),
-    /// `lhs.mask = rhs`. `write_mask` has bit `i` set for component `i` written; for
-    /// non-vector destinations it is 1 (the whole value). The right-hand side has as many
-    /// components as bits set (or the whole type).
+    /// `lhs.mask = rhs`. `write_mask` has bit `i` set for component `i` written: a scalar
+    /// destination has mask 1; arrays, matrices and structs have 0 (the whole value, as in
+    /// Mesa). The right-hand side has as many components as bits set, taken in order.
     Assign {
         /// The destination: a variable reference, possibly indexed or a struct field.
         lhs: Expr,
@@ -320,12 +320,12 @@ impl Expr {
         }
     }
 
-    /// Whether this is a dereference (variable, array element or struct field), like Mesa's
-    /// `ir_dereference`.
+    /// Whether this is a dereference (a variable, or an element, column, component or
+    /// member of one), like Mesa's `ir_dereference`.
     pub fn is_deref(&self) -> bool {
         match &self.kind {
-            ExprKind::Var(_) | ExprKind::Field(..) => true,
-            ExprKind::Index(base, _) => base.ty.is_array() || base.ty.is_matrix(),
+            ExprKind::Var(_) => true,
+            ExprKind::Field(base, _) | ExprKind::Index(base, _) => base.is_deref(),
             _ => false,
         }
     }

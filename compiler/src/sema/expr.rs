@@ -6,9 +6,7 @@ use super::precision::lend;
 use super::{error, Analyzer, Result};
 use crate::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
 use crate::front::span::Span;
-use crate::ir::{
-    BaseType, ConstValue, Expr, ExprKind, Op, Precision, Scalar, Stmt, Type, VarMode,
-};
+use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Op, Precision, Scalar, Stmt, Type, VarMode};
 
 /// A constant expression node.
 pub(crate) fn constant(value: ConstValue, ty: Type, span: Span) -> Expr {
@@ -25,10 +23,14 @@ pub(crate) fn constant(value: ConstValue, ty: Type, span: Span) -> Expr {
 
 /// An `int` constant.
 pub(crate) fn int_const(v: i32, span: Span) -> Expr {
-    constant(ConstValue::Components(vec![Scalar::Int(v)]), Type::int(), span)
+    constant(
+        ConstValue::Components(vec![Scalar::Int(v)]),
+        Type::int(),
+        span,
+    )
 }
 
-/// Whether the expression reads or writes nothing that a repeated evaluation would change.
+/// Components of a scalar or vector (1 for others).
 fn component_count(ty: &Type) -> u8 {
     ty.vector_size().max(1)
 }
@@ -137,21 +139,26 @@ impl Analyzer<'_> {
                 let ty = x.ty.clone();
                 Ok(op_node(Op::Neg, ty, vec![x], span))
             }
-            UnaryOp::Not if x.ty == Type::bool() => Ok(op_node(Op::LogicNot, Type::bool(), vec![x], span)),
+            UnaryOp::Not if x.ty == Type::bool() => {
+                Ok(op_node(Op::LogicNot, Type::bool(), vec![x], span))
+            }
             UnaryOp::BitNot if base.is_some_and(BaseType::is_integer) && !x.ty.is_matrix() => {
                 let ty = x.ty.clone();
                 Ok(op_node(Op::BitNot, ty, vec![x], span))
             }
             _ => error(
                 span,
-                format!("expected an operand of a suitable type, found '{}'", x.ty.name()),
+                format!(
+                    "expected an operand of a suitable type, found '{}'",
+                    x.ty.name()
+                ),
             ),
         }
     }
 
     fn increment(&mut self, op: UnaryOp, operand: &ast::Expr, span: Span) -> Result<Expr> {
         let (lhs, mask) = self.lvalue(operand)?;
-        let value = self.read_lvalue(&lhs, mask);
+        let value = self.read_lvalue(&lhs, &mask);
         let Some(base) = value.ty.base().filter(|b| *b != BaseType::Bool) else {
             return error(span, "expected a numeric operand for '++' or '--'");
         };
@@ -179,14 +186,23 @@ impl Analyzer<'_> {
             None
         };
         let new = binary(bop, value, one, span)?;
-        self.store(lhs.clone(), mask, new, span);
+        self.store(lhs.clone(), mask.clone(), new, span);
         Ok(match old {
             Some(o) => o,
-            None => self.read_lvalue(&lhs, mask),
+            None => self.read_lvalue(&lhs, &mask),
         })
     }
 
-    fn binary_expr(&mut self, op: BinaryOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> Result<Expr> {
+    fn binary_expr(
+        &mut self,
+        op: BinaryOp,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+    ) -> Result<Expr> {
+        if op == BinaryOp::Mod && self.version() == crate::Version::Es100 {
+            return error(span, "'%' is reserved in GLSL ES 1.00");
+        }
         let a = self.expr(a)?;
         if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr) {
             let (b, effects) = self.capture(|s| s.expr(b))?;
@@ -251,16 +267,22 @@ impl Analyzer<'_> {
         rhs: &ast::Expr,
         span: Span,
     ) -> Result<Expr> {
+        if op == Some(BinaryOp::Mod) && self.version() == crate::Version::Es100 {
+            return error(span, "'%=' is reserved in GLSL ES 1.00");
+        }
         let rhs = self.expr(rhs)?;
         let (target, mask) = self.lvalue(lhs)?;
+        if target.ty.is_array() && self.version() == crate::Version::Es100 {
+            return error(span, "GLSL ES 1.00 does not allow assigning whole arrays");
+        }
         let value = match op {
             None => rhs,
             Some(op) => {
-                let current = self.read_lvalue(&target, mask);
+                let current = self.read_lvalue(&target, &mask);
                 binary(op, current, rhs, span)?
             }
         };
-        let expected = self.read_lvalue(&target, mask).ty;
+        let expected = self.read_lvalue(&target, &mask).ty;
         if value.ty != expected {
             return error(
                 span,
@@ -271,12 +293,18 @@ impl Analyzer<'_> {
                 ),
             );
         }
-        self.store(target.clone(), mask, value, span);
-        Ok(self.read_lvalue(&target, mask))
+        self.store(target.clone(), mask.clone(), value, span);
+        Ok(self.read_lvalue(&target, &mask))
     }
 
     /// Emits `target.mask = value`, lending the target's precision in the spec model.
-    pub(crate) fn store(&mut self, target: Expr, mask: Option<Vec<u8>>, mut value: Expr, span: Span) {
+    pub(crate) fn store(
+        &mut self,
+        target: Expr,
+        mask: Option<Vec<u8>>,
+        mut value: Expr,
+        span: Span,
+    ) {
         if self.model == super::Model::Spec {
             lend(&mut value, target.precision);
         }
@@ -298,9 +326,17 @@ impl Analyzer<'_> {
                 let rhs = if identity {
                     value
                 } else {
-                    let ty = Type::vector(value.ty.base().unwrap_or(BaseType::Float), order.len() as u8);
+                    let ty = Type::vector(
+                        value.ty.base().unwrap_or(BaseType::Float),
+                        order.len() as u8,
+                    );
                     let precision = value.precision;
-                    Expr::new(ExprKind::Swizzle(Box::new(value), order), ty, precision, span)
+                    Expr::new(
+                        ExprKind::Swizzle(Box::new(value), order),
+                        ty,
+                        precision,
+                        span,
+                    )
                 };
                 (write_mask, rhs)
             }
@@ -314,14 +350,14 @@ impl Analyzer<'_> {
     }
 
     /// The value an lvalue holds (through its swizzle).
-    pub(crate) fn read_lvalue(&self, target: &Expr, mask: Option<Vec<u8>>) -> Expr {
+    pub(crate) fn read_lvalue(&self, target: &Expr, mask: &Option<Vec<u8>>) -> Expr {
         match mask {
             None => target.clone(),
             Some(comps) => {
                 let base = target.ty.base().unwrap_or(BaseType::Float);
                 let ty = Type::vector(base, comps.len() as u8);
                 Expr::new(
-                    ExprKind::Swizzle(Box::new(target.clone()), comps),
+                    ExprKind::Swizzle(Box::new(target.clone()), comps.clone()),
                     ty,
                     target.precision,
                     target.span,
@@ -342,12 +378,18 @@ impl Analyzer<'_> {
                 let read_only = v.constant_value.is_some()
                     || matches!(
                         v.mode,
-                        VarMode::Uniform | VarMode::ShaderIn | VarMode::SystemValue | VarMode::ConstIn
+                        VarMode::Uniform
+                            | VarMode::ShaderIn
+                            | VarMode::SystemValue
+                            | VarMode::ConstIn
                     );
                 if read_only {
                     return error(
                         id.span,
-                        format!("expected an assignable variable, '{}' is read-only", id.name),
+                        format!(
+                            "expected an assignable variable, '{}' is read-only",
+                            id.name
+                        ),
                     );
                 }
                 Ok((self.var_ref(var, id.span), None))
@@ -359,7 +401,10 @@ impl Analyzer<'_> {
                 }
                 let index = self.expr(index)?;
                 if base.ty.is_vector() {
-                    if let Some(c) = index.constant().and_then(|c| c.components().first().copied()) {
+                    if let Some(c) = index
+                        .constant()
+                        .and_then(|c| c.components().first().copied())
+                    {
                         let i = c.to_f64() as i64;
                         if i < 0 || i >= i64::from(base.ty.vector_size()) {
                             return error(e.span, format!("vector index {i} out of range"));
@@ -389,7 +434,10 @@ impl Analyzer<'_> {
                             if seen & (1 << c) != 0 {
                                 return error(
                                     field.span,
-                                    format!("swizzle '{}' repeats a component in an lvalue", field.name),
+                                    format!(
+                                        "swizzle '{}' repeats a component in an lvalue",
+                                        field.name
+                                    ),
                                 );
                             }
                             seen |= 1 << c;
@@ -399,21 +447,34 @@ impl Analyzer<'_> {
                     _ => error(field.span, format!("no field '{}' here", field.name)),
                 }
             }
-            _ => error(e.span, "expected an lvalue (a variable, element, field or swizzle)"),
+            _ => error(
+                e.span,
+                "expected an lvalue (a variable, element, field or swizzle)",
+            ),
         }
     }
 
     fn ternary(&mut self, c: &ast::Expr, a: &ast::Expr, b: &ast::Expr, span: Span) -> Result<Expr> {
         let c = self.expr(c)?;
         if c.ty != Type::bool() {
-            return error(span, format!("expected a bool condition for '?:', found '{}'", c.ty.name()));
+            return error(
+                span,
+                format!(
+                    "expected a bool condition for '?:', found '{}'",
+                    c.ty.name()
+                ),
+            );
         }
         let (a, ea) = self.capture(|s| s.expr(a))?;
         let (b, eb) = self.capture(|s| s.expr(b))?;
         if a.ty != b.ty {
             return error(
                 span,
-                format!("expected both branches of '?:' to have one type, found '{}' and '{}'", a.ty.name(), b.ty.name()),
+                format!(
+                    "expected both branches of '?:' to have one type, found '{}' and '{}'",
+                    a.ty.name(),
+                    b.ty.name()
+                ),
             );
         }
         let ty = a.ty.clone();
@@ -423,7 +484,12 @@ impl Analyzer<'_> {
             } else {
                 let n = ty.vector_size();
                 let precision = c.precision;
-                Expr::new(ExprKind::Swizzle(Box::new(c), vec![0; usize::from(n)]), Type::vector(BaseType::Bool, n), precision, span)
+                Expr::new(
+                    ExprKind::Swizzle(Box::new(c), vec![0; usize::from(n)]),
+                    Type::vector(BaseType::Bool, n),
+                    precision,
+                    span,
+                )
             };
             let precision = super::precision::combine([a.precision, b.precision]);
             let mut e = op_node(Op::Csel, ty, vec![cond, a, b], span);
@@ -436,30 +502,65 @@ impl Analyzer<'_> {
         let t = self.temp("conditional_tmp", ty.clone(), precision, span);
         let r = self.var_ref(t, span);
         let mut then = ea;
-        then.push(Stmt::Assign { lhs: r.clone(), write_mask: full_mask(&ty), rhs: a, span });
+        then.push(Stmt::Assign {
+            lhs: r.clone(),
+            write_mask: full_mask(&ty),
+            rhs: a,
+            span,
+        });
         let mut otherwise = eb;
-        otherwise.push(Stmt::Assign { lhs: r.clone(), write_mask: full_mask(&ty), rhs: b, span });
-        self.out.push(Stmt::If { condition: c, then, otherwise, span });
+        otherwise.push(Stmt::Assign {
+            lhs: r.clone(),
+            write_mask: full_mask(&ty),
+            rhs: b,
+            span,
+        });
+        self.out.push(Stmt::If {
+            condition: c,
+            then,
+            otherwise,
+            span,
+        });
         Ok(r)
     }
 
     /// `base[index]` on an array, matrix or vector.
     pub(crate) fn index(&mut self, base: Expr, index: Expr, span: Span) -> Result<Expr> {
-        if !(index.ty.is_scalar() && index.ty.base().is_some_and(|b| matches!(b, BaseType::Int | BaseType::Uint))) {
-            return error(index.span, format!("expected an int or uint index, found '{}'", index.ty.name()));
+        if !(index.ty.is_scalar()
+            && index
+                .ty
+                .base()
+                .is_some_and(|b| matches!(b, BaseType::Int | BaseType::Uint)))
+        {
+            return error(
+                index.span,
+                format!("expected an int or uint index, found '{}'", index.ty.name()),
+            );
         }
         let Some(element) = base.ty.element() else {
-            return error(span, format!("expected an array, matrix or vector to index, found '{}'", self.module.type_name(&base.ty)));
+            return error(
+                span,
+                format!(
+                    "expected an array, matrix or vector to index, found '{}'",
+                    self.module.type_name(&base.ty)
+                ),
+            );
         };
         let bound = match &base.ty {
             Type::Array { size, .. } => *size,
             Type::Numeric { columns, .. } if *columns > 1 => u32::from(*columns),
             t => u32::from(t.vector_size()),
         };
-        if let Some(c) = index.constant().and_then(|c| c.components().first().copied()) {
+        if let Some(c) = index
+            .constant()
+            .and_then(|c| c.components().first().copied())
+        {
             let i = c.to_f64() as i64;
             if i < 0 || (bound > 0 && i >= i64::from(bound)) {
-                return error(index.span, format!("index {i} out of range for a size of {bound}"));
+                return error(
+                    index.span,
+                    format!("index {i} out of range for a size of {bound}"),
+                );
             }
             if let Some(ConstValue::Composite(items)) = base.constant() {
                 if let Some(v) = items.get(i as usize) {
@@ -468,19 +569,40 @@ impl Analyzer<'_> {
             }
             if base.ty.is_vector() {
                 let precision = base.precision;
-                return Ok(Expr::new(ExprKind::Swizzle(Box::new(base), vec![i as u8]), element, precision, span));
+                return Ok(Expr::new(
+                    ExprKind::Swizzle(Box::new(base), vec![i as u8]),
+                    element,
+                    precision,
+                    span,
+                ));
             }
         }
         let precision = base.precision;
-        Ok(Expr::new(ExprKind::Index(Box::new(base), Box::new(index)), element, precision, span))
+        Ok(Expr::new(
+            ExprKind::Index(Box::new(base), Box::new(index)),
+            element,
+            precision,
+            span,
+        ))
     }
 
     /// `base.name`: a struct member or a swizzle.
     pub(crate) fn field(&mut self, base: Expr, field: &ast::Ident) -> Result<Expr> {
         if let Type::Struct(id) = &base.ty {
             let st = self.module.struct_type(*id);
-            let Some((i, m)) = st.members.iter().enumerate().find(|(_, m)| m.name == field.name) else {
-                return error(field.span, format!("expected a member of struct '{}', found '{}'", st.name, field.name));
+            let Some((i, m)) = st
+                .members
+                .iter()
+                .enumerate()
+                .find(|(_, m)| m.name == field.name)
+            else {
+                return error(
+                    field.span,
+                    format!(
+                        "expected a member of struct '{}', found '{}'",
+                        st.name, field.name
+                    ),
+                );
             };
             let (ty, precision) = (m.ty.clone(), m.precision);
             if let Some(ConstValue::Composite(items)) = base.constant() {
@@ -488,15 +610,33 @@ impl Analyzer<'_> {
                     return Ok(constant(v.clone(), ty, field.span));
                 }
             }
-            return Ok(Expr::new(ExprKind::Field(Box::new(base), i as u32), ty, precision, field.span));
+            return Ok(Expr::new(
+                ExprKind::Field(Box::new(base), i as u32),
+                ty,
+                precision,
+                field.span,
+            ));
         }
         if base.ty.is_vector() || base.ty.is_scalar() {
-            let comps = swizzle_components(&field.name, component_count(&base.ty)).ok_or_else(|| bad_swizzle(field))?;
+            let comps = swizzle_components(&field.name, component_count(&base.ty))
+                .ok_or_else(|| bad_swizzle(field))?;
             let ty = Type::vector(base.ty.base().unwrap_or(BaseType::Float), comps.len() as u8);
             let precision = base.precision;
-            return Ok(super::fold::fold(Expr::new(ExprKind::Swizzle(Box::new(base), comps), ty, precision, field.span)));
+            return Ok(super::fold::fold(Expr::new(
+                ExprKind::Swizzle(Box::new(base), comps),
+                ty,
+                precision,
+                field.span,
+            )));
         }
-        error(field.span, format!("expected a struct or vector before '.{}', found '{}'", field.name, self.module.type_name(&base.ty)))
+        error(
+            field.span,
+            format!(
+                "expected a struct or vector before '.{}', found '{}'",
+                field.name,
+                self.module.type_name(&base.ty)
+            ),
+        )
     }
 }
 
@@ -517,15 +657,22 @@ fn swizzle_components(name: &str, size: u8) -> Option<Vec<u8>> {
     let first = name.chars().next()?;
     let set = SETS.iter().find(|s| s.contains(first))?;
     name.chars()
-        .map(|c| set.find(c).and_then(|i| u8::try_from(i).ok()).filter(|&i| i < size))
+        .map(|c| {
+            set.find(c)
+                .and_then(|i| u8::try_from(i).ok())
+                .filter(|&i| i < size)
+        })
         .collect()
 }
 
-/// The write mask covering a whole value of `ty`.
-pub(crate) fn full_mask(ty: &Type) -> u8 {
+/// The write mask covering a whole value of `ty` (Mesa's: 0 for non-vectors that are not
+/// scalars).
+pub fn full_mask(ty: &Type) -> u8 {
     if ty.is_vector() {
         (1u8 << ty.vector_size()) - 1
-    } else {
+    } else if ty.is_scalar() {
         1
+    } else {
+        0
     }
 }

@@ -94,9 +94,34 @@ fn component(op: Op, base: BaseType, args: &[Scalar]) -> Option<Scalar> {
             (Op::Trunc, S::Float(x)) => S::Float(x.trunc()),
             (Op::Fract, S::Float(x)) => S::Float(x - x.floor()),
             (Op::Rcp, S::Float(x)) => S::Float(1.0 / x),
+            (Op::Rsq, S::Float(x)) => S::Float(1.0 / x.sqrt()),
+            (Op::Sin, S::Float(x)) => S::Float(x.sin()),
+            (Op::Cos, S::Float(x)) => S::Float(x.cos()),
+            (Op::Atan, S::Float(x)) => S::Float(x.atan()),
+            (Op::Exp, S::Float(x)) => S::Float(x.exp()),
+            (Op::Log, S::Float(x)) => S::Float(x.ln()),
+            (Op::Exp2, S::Float(x)) => S::Float(x.exp2()),
+            (Op::Log2, S::Float(x)) => S::Float(x.log2()),
+            (Op::RoundEven, S::Float(x)) => S::Float(x.round_ties_even()),
+            (Op::Sign, S::Float(x)) => S::Float(if x > 0.0 {
+                1.0
+            } else if x < 0.0 {
+                -1.0
+            } else {
+                0.0
+            }),
+            (Op::Sign, S::Int(x)) => S::Int(x.signum()),
             (
-                Op::F2i | Op::F2u | Op::I2f | Op::U2f | Op::B2f | Op::B2i | Op::I2b | Op::F2b
-                | Op::I2u | Op::U2i,
+                Op::F2i
+                | Op::F2u
+                | Op::I2f
+                | Op::U2f
+                | Op::B2f
+                | Op::B2i
+                | Op::I2b
+                | Op::F2b
+                | Op::I2u
+                | Op::U2i,
                 _,
             ) => a.convert(base),
             _ => return None,
@@ -118,22 +143,23 @@ fn component(op: Op, base: BaseType, args: &[Scalar]) -> Option<Scalar> {
             Op::Div => S::Float(x / y),
             Op::Min => S::Float(x.min(y)),
             Op::Max => S::Float(x.max(y)),
+            Op::Pow => S::Float(x.powf(y)),
+            Op::Atan2 => S::Float(x.atan2(y)),
+            Op::Mod => S::Float(x - y * (x / y).floor()),
             Op::Less => S::Bool(x < y),
             Op::GreaterEqual => S::Bool(x >= y),
             Op::Equal => S::Bool(x == y),
             Op::NotEqual => S::Bool(x != y),
             _ => return None,
         },
-        (S::Int(x), S::Int(y)) => int_op(op, i64::from(x), i64::from(y))
-            .map(|r| match r {
-                IntResult::Value(v) => S::Int(v as i32),
-                IntResult::Bool(v) => S::Bool(v),
-            })?,
-        (S::Uint(x), S::Uint(y)) => int_op(op, i64::from(x), i64::from(y))
-            .map(|r| match r {
-                IntResult::Value(v) => S::Uint(v as u32),
-                IntResult::Bool(v) => S::Bool(v),
-            })?,
+        (S::Int(x), S::Int(y)) => int_op(op, i64::from(x), i64::from(y)).map(|r| match r {
+            IntResult::Value(v) => S::Int(v as i32),
+            IntResult::Bool(v) => S::Bool(v),
+        })?,
+        (S::Uint(x), S::Uint(y)) => int_op(op, i64::from(x), i64::from(y)).map(|r| match r {
+            IntResult::Value(v) => S::Uint(v as u32),
+            IntResult::Bool(v) => S::Bool(v),
+        })?,
         (S::Int(x), S::Uint(y)) if matches!(op, Op::Lshift | Op::Rshift) => {
             shift(op, i64::from(x), y).map(|v| S::Int(v as i32))?
         }

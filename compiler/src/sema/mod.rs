@@ -26,7 +26,13 @@ use crate::front::span::Span;
 use crate::ir::{Block, Expr, FuncId, Module, Precision, Stmt, Type, VarId, VarMode, Variable};
 use crate::{Stage, Version};
 
+pub use expr::full_mask;
 pub use precision::Model;
+
+/// An `int` constant `i` (an array index made by a pass).
+pub fn index_const(i: u32) -> Expr {
+    expr::int_const(i32::try_from(i).unwrap_or(i32::MAX), Span::default())
+}
 
 /// A semantic error: what is wrong and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,5 +157,21 @@ impl<'u> Analyzer<'u> {
         let result = f(self);
         let emitted = std::mem::replace(&mut self.out, saved);
         Ok((result?, emitted))
+    }
+}
+
+/// Whether `e` uses the comma operator, which constant expressions may not in GLSL ES 3.x
+/// (1.00 allows it).
+pub(crate) fn contains_sequence(e: &crate::ast::Expr) -> bool {
+    use crate::ast::ExprKind as A;
+    match &e.kind {
+        A::Sequence(_) => true,
+        A::Unary(_, x) | A::Field(x, _) | A::Length(x) => contains_sequence(x),
+        A::Binary(_, a, b) | A::Assign(_, a, b) | A::Index(a, b) => {
+            contains_sequence(a) || contains_sequence(b)
+        }
+        A::Ternary(a, b, c) => contains_sequence(a) || contains_sequence(b) || contains_sequence(c),
+        A::Call(_, args) => args.iter().any(contains_sequence),
+        _ => false,
     }
 }

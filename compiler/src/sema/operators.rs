@@ -90,6 +90,9 @@ pub(crate) fn binary(op: BinaryOp, a: Expr, b: Expr, span: Span) -> Result<Expr>
     };
     match op {
         B::Add | B::Sub | B::Mul | B::Div | B::Mod => {
+            if a.ty.is_array() || b.ty.is_array() {
+                return mismatch("non-array operands");
+            }
             let Some(ty) = arithmetic_type(op, &a.ty, &b.ty) else {
                 return mismatch("numeric operands of the same base type and matching sizes");
             };

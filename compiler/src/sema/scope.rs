@@ -71,7 +71,10 @@ impl Scopes {
 
     /// Looks a variable up, innermost first.
     pub fn var(&self, name: &str) -> Option<VarId> {
-        self.stack.iter().rev().find_map(|s| s.vars.get(name).copied())
+        self.stack
+            .iter()
+            .rev()
+            .find_map(|s| s.vars.get(name).copied())
     }
 
     /// Whether `name` is declared in the innermost scope.
@@ -142,6 +145,7 @@ pub(crate) fn precision_key(ty: &Type) -> Option<PrecisionKey> {
 const STATIC_NAMES: &[&str] = &["sampler2D", "samplerCube", "samplerExternalOES"];
 
 fn hash(s: &str) -> u64 {
-    s.bytes()
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }

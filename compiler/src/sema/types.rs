@@ -4,7 +4,9 @@
 use super::{error, Analyzer, Result};
 use crate::ast::{ArrayDim, BuiltinType, TypeName, TypeQualifiers, TypeSpecifier};
 use crate::front::span::Span;
-use crate::ir::{BaseType, ConstValue, Precision, Scalar, StructId, StructMember, StructType, Type};
+use crate::ir::{
+    BaseType, ConstValue, Precision, Scalar, StructId, StructMember, StructType, Type,
+};
 
 /// The IR base type of an AST scalar kind.
 pub(crate) fn base_of(kind: crate::ast::ScalarKind) -> BaseType {
@@ -73,19 +75,33 @@ impl Analyzer<'_> {
                 _ => None,
             };
         }
-        Ok(sizes.into_iter().rev().fold(ty, |element, size| Type::Array {
-            element: Box::new(element),
-            size,
-        }))
+        Ok(sizes
+            .into_iter()
+            .rev()
+            .fold(ty, |element, size| Type::Array {
+                element: Box::new(element),
+                size,
+            }))
     }
 
     /// The value of a constant integer expression used as an array size.
     fn array_size(&mut self, e: &crate::ast::Expr) -> Result<u32> {
+        if self.version() >= crate::Version::Es300 && super::contains_sequence(e) {
+            return error(
+                e.span,
+                "the comma operator is not allowed in a constant expression",
+            );
+        }
         let value = self.constant_expr(e)?;
         let size = match value.components() {
             [Scalar::Int(v)] => i64::from(*v),
             [Scalar::Uint(v)] => i64::from(*v),
-            _ => return error(e.span, "expected a constant integer expression as array size"),
+            _ => {
+                return error(
+                    e.span,
+                    "expected a constant integer expression as array size",
+                )
+            }
         };
         if size <= 0 {
             return error(e.span, format!("array size must be positive, found {size}"));

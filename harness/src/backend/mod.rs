@@ -7,8 +7,10 @@
 use crate::results::{RunInfo, TestResult};
 use crate::shader_test::ShaderTest;
 
+pub mod emu;
 pub mod gl;
 mod mock;
+pub mod piglit;
 
 /// Which backend a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -29,6 +31,8 @@ pub enum BackendKind {
 pub struct BackendOptions {
     /// Which EGL device the GL backend uses (the first when `None`).
     pub gl_device: Option<usize>,
+    /// The emulator's arithmetic (`--emu-mode`).
+    pub emu_mode: emu::Mode,
 }
 
 /// Opens a backend of `kind`; `Auto` takes the GL backend when a driver answers.
@@ -45,10 +49,9 @@ pub fn open_backend(
             Err(gl_error) => open_backend(BackendKind::Emu, options)
                 .map_err(|emu_error| format!("no GL driver ({gl_error}) and {emu_error}")),
         },
-        BackendKind::Emu => Err(
-            "the emulator backend is not available yet: run with a GL driver (--backend gl)"
-                .to_string(),
-        ),
+        BackendKind::Emu => Ok(Box::new(emu::EmuBackend {
+            mode: options.emu_mode,
+        })),
         BackendKind::Mock => Ok(Box::new(mock::MockBackend)),
     }
 }

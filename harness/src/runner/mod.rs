@@ -175,7 +175,7 @@ fn worker_command(options: &RunOptions) -> Result<WorkerCommand, String> {
     })
 }
 
-/// `worker --backend KIND [--gl-device N]`.
+/// `worker --backend KIND [--gl-device N] --emu-mode MODE`.
 fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     let name = match kind {
         BackendKind::Auto => "auto",
@@ -191,6 +191,7 @@ fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     if let Some(device) = options.gl_device {
         args.extend(["--gl-device".to_string(), device.to_string()]);
     }
+    args.extend(["--emu-mode".to_string(), options.emu_mode.name().to_string()]);
     args
 }
 

@@ -47,3 +47,22 @@ pub fn have_gl() -> bool {
     eprintln!("skipping: no GL driver: {}", text(&output));
     false
 }
+
+/// A GL backend on this process's driver, or `None` (with the reason on stderr) when the
+/// machine has no EGL; panics instead when `HALFCHECK_REQUIRE_GL=1`. Mesa's shader cache is
+/// pointed into the temp dir first, so tests never write to the user's home.
+pub fn gl_backend() -> Option<halfcheck::backend::gl::GlBackend> {
+    if std::env::var_os("MESA_SHADER_CACHE_DIR").is_none() {
+        std::env::set_var("MESA_SHADER_CACHE_DIR", temp_dir("mesa-shader-cache"));
+    }
+    match halfcheck::backend::gl::GlBackend::new(None) {
+        Ok(backend) => Some(backend),
+        Err(e) if std::env::var("HALFCHECK_REQUIRE_GL").as_deref() == Ok("1") => {
+            panic!("HALFCHECK_REQUIRE_GL=1 but no GL context: {e}")
+        }
+        Err(e) => {
+            eprintln!("skipping: no GL context: {e}");
+            None
+        }
+    }
+}

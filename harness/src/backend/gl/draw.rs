@@ -9,6 +9,7 @@
 
 use super::program::{ATTRIB_POS, ATTRIB_TEX};
 use super::Stop;
+use crate::backend::piglit::draw as piglit;
 use crate::shader_test::{AttribType, RectMode, VertexColumn, VertexData};
 use glow::HasContext;
 
@@ -31,17 +32,10 @@ pub fn rect(
     window: (u32, u32),
     restore: Option<glow::VertexArray>,
 ) -> Result<(), Stop> {
-    let [x, y, w, h] = match draw.mode {
-        RectMode::Ortho => ortho(draw.rect, window),
-        RectMode::Plain | RectMode::Tex(_) => draw.rect,
-    };
-    let corners = [[x, y], [x + w, y], [x, y + h], [x + w, y + h]];
-    let mut data: Vec<f32> = corners
-        .iter()
-        .flat_map(|&[cx, cy]| [cx, cy, 0.0, 1.0])
-        .collect();
-    if let RectMode::Tex([tx, ty, tw, th]) = draw.mode {
-        data.extend([tx, ty, tx + tw, ty, tx, ty + th, tx + tw, ty + th]);
+    let corners = piglit::rect(draw.rect, draw.mode, window);
+    let mut data: Vec<f32> = corners.positions.iter().flatten().copied().collect();
+    if let Some(texcoords) = corners.texcoords {
+        data.extend(texcoords.iter().flatten());
     }
     let has_tex = matches!(draw.mode, RectMode::Tex(_));
     let instances = i32::try_from(draw.instances).map_err(|_| Stop::fail("too many instances"))?;
@@ -80,17 +74,6 @@ pub fn rect(
         gl.delete_vertex_array(vao);
     }
     Ok(())
-}
-
-/// Piglit's `draw rect ortho` conversion: `-1 + 2 * (x / width)` (the quotient in float).
-fn ortho([x, y, w, h]: [f32; 4], (width, height): (u32, u32)) -> [f32; 4] {
-    let scaled = |v: f32, size: u32| 2.0 * f64::from(v / size as f32);
-    [
-        (-1.0 + scaled(x, width)) as f32,
-        (-1.0 + scaled(y, height)) as f32,
-        scaled(w, width) as f32,
-        scaled(h, height) as f32,
-    ]
 }
 
 /// `draw arrays [instanced] MODE first count [instances]`; `rows` is the vertex data's size.

@@ -7,7 +7,8 @@
 
 use super::context::{ContextInfo, ExtraFunctions};
 use super::draw::{self, Rect};
-use super::probe::{self, DEFAULT_TOLERANCE};
+use super::probe;
+use crate::backend::piglit::probe::{failure_reason, DEFAULT_TOLERANCE};
 use super::program::{self, Linked};
 use super::target::Target;
 use super::textures::{self, Textures};
@@ -211,10 +212,7 @@ impl Run<'_> {
                 let target = self.read_target();
                 let result = probe::run(gl, target, probe, line, &self.tolerance)?;
                 if !result.pass {
-                    let reason = format!(
-                        "probe at line {line} failed at ({}, {}): expected {:?}, observed {:?} (exact {:?})",
-                        result.pixel[0], result.pixel[1], result.expected, result.observed_unorm8, result.observed
-                    );
+                    let reason = failure_reason(&result);
                     if probe.warn_only {
                         self.warning.get_or_insert(reason);
                     } else {

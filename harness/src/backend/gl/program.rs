@@ -6,22 +6,12 @@
 //! them. Compile and link logs go into the test's logs by stage (`vertex`, `fragment`, `link`).
 
 use super::Stop;
-use crate::shader_test::{Api, Requirement, ShaderSource, ShaderTest, SourceKind, Stage};
+use crate::backend::piglit::program as piglit;
+use crate::shader_test::{ShaderSource, ShaderTest, Stage};
 use glow::HasContext;
 use std::collections::BTreeMap;
 
-/// Attribute location piglit binds `piglit_vertex` to.
-pub const ATTRIB_POS: u32 = 0;
-/// Attribute location piglit binds `piglit_texcoord` to.
-pub const ATTRIB_TEX: u32 = 1;
-
-/// Piglit's pass-through vertex shader (it gets a `#version` like any other shader).
-const PASSTHROUGH: &str = "#if __VERSION__ >= 130\n\
-in vec4 piglit_vertex;\n\
-#else\n\
-attribute vec4 piglit_vertex;\n\
-#endif\n\
-void main() { gl_Position = piglit_vertex; }\n";
+pub use crate::backend::piglit::program::{ATTRIB_POS, ATTRIB_TEX};
 
 /// A linked (or failed) program.
 pub struct Linked {
@@ -45,14 +35,7 @@ pub fn build(
     if test.shaders.is_empty() {
         return Ok(None);
     }
-    let glsl_version = test.require.items.iter().find_map(|item| match item.value {
-        Requirement::Version {
-            api: Api::GlslEs,
-            version,
-            ..
-        } => Some(super::require::version_number(version)),
-        _ => None,
-    });
+    let glsl_version = piglit::glsl_es_version(test);
     // SAFETY: creating a program object on the current context.
     let program = unsafe { gl.create_program() }.map_err(Stop::error)?;
     let mut shaders = Vec::new();
@@ -88,18 +71,7 @@ pub fn build(
 }
 
 fn source(section: &ShaderSource, version: Option<u32>) -> Result<String, Stop> {
-    let text = match &section.kind {
-        SourceKind::Passthrough => PASSTHROUGH.to_owned(),
-        _ => section.text.clone(),
-    };
-    if text.contains("#version ") {
-        return Ok(text);
-    }
-    match version {
-        Some(100) => Ok(format!("#version 100\n{text}")),
-        Some(n) => Ok(format!("#version {n} es\n{text}")),
-        None => Err(Stop::fail("GLSL version requirement missing")),
-    }
+    piglit::source(section, version).map_err(Stop::fail)
 }
 
 fn compile(

@@ -5,8 +5,9 @@
 //! or when it uses a shader kind, stage, uniform type or command this backend does not run.
 
 use super::context::ContextInfo;
+use crate::backend::piglit::program::version_number;
 use crate::shader_test::{
-    Api, AttribType, Command, Requirement, ShaderTest, SourceKind, Stage, UniformType, Version,
+    Api, AttribType, Command, Requirement, ShaderTest, SourceKind, Stage, UniformType,
 };
 
 /// Reads an integer limit (`glGetIntegerv`); `None` when the driver rejects the enum.
@@ -147,16 +148,6 @@ fn vertex_data(test: &ShaderTest) -> Option<String> {
         .iter()
         .any(|c| c.ty == AttribType::Double)
         .then(|| "double vertex attributes need desktop GL".into())
-}
-
-/// A version as one number, `3.1` and `3.10` alike -> 310, `1.00` -> 100.
-pub fn version_number(version: Version) -> u32 {
-    let minor = if version.minor < 10 {
-        version.minor * 10
-    } else {
-        version.minor
-    };
-    version.major * 100 + minor
 }
 
 fn op_text(op: crate::shader_test::Comparison) -> &'static str {

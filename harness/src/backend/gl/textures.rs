@@ -1,11 +1,10 @@
 //! Piglit's generated textures (`texture rgbw`, `texture checkerboard`) and `texparameter`.
 //!
-//! Layouts follow piglit's GL ES paths: 8-bit RGBA texels, row 0 at t = 0. The rgbw
-//! texture is red where x < w/2 and y < h/2, green for x >= w/2 in that bottom half, blue
-//! for x < w/2 in the top half and white elsewhere, all opaque; NEAREST filtering, clamped
-//! to edge, no mipmaps. Each unit holds the last texture a command made for it.
+//! Texels come from `backend::piglit::textures` (8-bit RGBA, row 0 at t = 0); NEAREST
+//! filtering, clamped to edge, no mipmaps. Each unit holds the last texture a command made for it.
 
 use super::Stop;
+use crate::backend::piglit::textures as piglit;
 use crate::shader_test::{TextureCheckerboard, TextureRgbw};
 use glow::{HasContext, PixelUnpackData};
 use std::collections::BTreeMap;
@@ -46,18 +45,7 @@ impl Textures {
             }
         };
         let (w, h) = checked_size(gl, command.width, command.height)?;
-        let mut texels = Vec::with_capacity(w * h * 4);
-        for y in 0..h {
-            for x in 0..w {
-                let texel: [u8; 4] = match (x < w / 2, y < h / 2) {
-                    (true, true) => [255, 0, 0, 255],
-                    (false, true) => [0, 255, 0, 255],
-                    (true, false) => [0, 0, 255, 255],
-                    (false, false) => [255, 255, 255, 255],
-                };
-                texels.extend_from_slice(&texel);
-            }
-        }
+        let texels = piglit::rgbw(w, h);
         let texture = self.create(gl, command.unit, command.width, command.height)?;
         upload(gl, format, 0, command.width, command.height, &texels);
         self.units.insert(command.unit, texture);
@@ -70,20 +58,10 @@ impl Textures {
         gl: &glow::Context,
         command: &TextureCheckerboard,
     ) -> Result<(), Stop> {
-        let (w, h) = checked_size(gl, command.width, command.height)?;
+        checked_size(gl, command.width, command.height)?;
         let level = i32::try_from(command.level)
             .map_err(|_| Stop::fail(format!("bad texture level {}", command.level)))?;
-        // Piglit converts with a plain cast: 0.5 -> 127.
-        let to_bytes = |c: [f32; 4]| c.map(|v| (v * 255.0) as u8);
-        let (first, second) = (to_bytes(command.color1), to_bytes(command.color2));
-        let (square_w, square_h) = ((w / 2).max(1), (h / 2).max(1));
-        let mut texels = Vec::with_capacity(w * h * 4);
-        for y in 0..h {
-            for x in 0..w {
-                let odd = (x / square_w + y / square_h) % 2 == 1;
-                texels.extend_from_slice(if odd { &second } else { &first });
-            }
-        }
+        let texels = piglit::checkerboard(command);
         let texture = self.create(gl, command.unit, command.width, command.height)?;
         upload(
             gl,

@@ -1,0 +1,552 @@
+//! The numeric domain the evaluator computes in: the scalar float operations, parameterised
+//! by the width the IR gives each operation.
+//!
+//! The evaluator never does float arithmetic itself; it asks a [`Domain`]. [`Rounding`] is
+//! the domain of the three modes halfcheck predicts with ([`Mode`]): every value is an `f64`
+//! that holds the binary16, binary32 or binary64 result exactly. A later interval domain (the
+//! acceptance intervals of a verdict) implements the same trait with an interval type.
+
+use half::f16;
+
+/// The width an operation computes in, from its IR result type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Width {
+    /// binary16 (`float16_t`: a lowered mediump/lowp operation).
+    Half,
+    /// binary32 (`float`).
+    Single,
+}
+
+/// A one-operand float operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unary {
+    /// `-x`
+    Neg,
+    /// `|x|`
+    Abs,
+    /// -1, 0 or 1.
+    Sign,
+    /// `1/x`
+    Rcp,
+    /// `1/sqrt(x)`
+    Rsq,
+    /// `sqrt(x)`
+    Sqrt,
+    /// `e^x`
+    Exp,
+    /// `ln x`
+    Log,
+    /// `2^x`
+    Exp2,
+    /// `log2 x`
+    Log2,
+    /// Round toward zero.
+    Trunc,
+    /// Round up.
+    Ceil,
+    /// Round down.
+    Floor,
+    /// `x - floor(x)`
+    Fract,
+    /// Round to nearest even.
+    RoundEven,
+    /// Sine.
+    Sin,
+    /// Cosine.
+    Cos,
+    /// Tangent.
+    Tan,
+    /// Arc sine.
+    Asin,
+    /// Arc cosine.
+    Acos,
+    /// Arc tangent.
+    Atan,
+    /// Hyperbolic sine.
+    Sinh,
+    /// Hyperbolic cosine.
+    Cosh,
+    /// Hyperbolic tangent.
+    Tanh,
+    /// Inverse hyperbolic sine.
+    Asinh,
+    /// Inverse hyperbolic cosine.
+    Acosh,
+    /// Inverse hyperbolic tangent.
+    Atanh,
+    /// Clamp to [0, 1].
+    Saturate,
+}
+
+/// A two-operand float operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Binary {
+    /// `a + b`
+    Add,
+    /// `a - b`
+    Sub,
+    /// `a * b`
+    Mul,
+    /// `a / b`
+    Div,
+    /// `a - b * floor(a / b)`, each step rounded.
+    Mod,
+    /// Minimum.
+    Min,
+    /// Maximum.
+    Max,
+    /// `a^b`
+    Pow,
+    /// Two-argument arc tangent.
+    Atan2,
+}
+
+/// A float comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compare {
+    /// `<`
+    Less,
+    /// `<=`
+    LessEqual,
+    /// `>`
+    Greater,
+    /// `>=`
+    GreaterEqual,
+    /// `==`
+    Equal,
+    /// `!=`
+    NotEqual,
+}
+
+/// The scalar float operations of one numeric domain.
+///
+/// Every operation gets the [`Width`] of its IR result type; what a width means is the
+/// domain's business (the `highp` mode computes both in binary32). Values enter as exact
+/// `f64`s ([`Domain::from_f64`]) and leave as a representative `f64` ([`Domain::to_f64`]).
+pub trait Domain: Sync {
+    /// One float value.
+    type F: Copy + Send + Sync + std::fmt::Debug + PartialEq;
+
+    /// Whether 16-bit integer types wrap at 16 bits (false: they behave as 32-bit).
+    fn lowers_ints(&self) -> bool;
+    /// The value `x` (exactly representable: a binary32 or binary16 value).
+    fn from_f64(&self, x: f64) -> Self::F;
+    /// A representative value (the value itself for point domains).
+    fn to_f64(&self, x: Self::F) -> f64;
+    /// `x` converted to `width`, rounding to nearest even (`f2fmp`, `f162f`).
+    fn convert(&self, x: Self::F, width: Width) -> Self::F;
+    /// `x` converted to `width`, rounding toward zero (texels entering binary16).
+    fn truncate(&self, x: Self::F, width: Width) -> Self::F;
+    /// A one-operand operation computed at `width`.
+    fn unary(&self, op: Unary, a: Self::F, width: Width) -> Self::F;
+    /// A two-operand operation computed at `width`.
+    fn binary(&self, op: Binary, a: Self::F, b: Self::F, width: Width) -> Self::F;
+    /// `a * b + c` with one rounding, at `width`.
+    fn fma(&self, a: Self::F, b: Self::F, c: Self::F, width: Width) -> Self::F;
+    /// `a * 2^e` at `width`.
+    fn ldexp(&self, a: Self::F, e: i64, width: Width) -> Self::F;
+    /// A comparison.
+    fn compare(&self, op: Compare, a: Self::F, b: Self::F) -> bool;
+}
+
+/// Which arithmetic a prediction uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Every float operation in binary32 (lowering ignored): a driver that does not lower.
+    Highp,
+    /// Lowered operations in binary16, the rest in binary32: a driver that lowers.
+    #[default]
+    Mediump,
+    /// Every operation in binary64: the reference.
+    Exact,
+}
+
+impl Mode {
+    /// The mode's name as the command line writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Highp => "highp",
+            Mode::Mediump => "mediump",
+            Mode::Exact => "exact",
+        }
+    }
+}
+
+/// How the modelled driver treats what the spec leaves open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DriverModel {
+    /// binary32 subnormal results and operands become zero (llvmpipe sets DAZ/FTZ).
+    pub flush_f32_subnormals: bool,
+    /// `fma` is one fused operation (false: a rounded multiply, then a rounded add, as
+    /// llvmpipe's `lower_ffma16/32` make it).
+    pub fused_fma: bool,
+}
+
+impl Default for DriverModel {
+    /// llvmpipe's behaviour.
+    fn default() -> Self {
+        DriverModel {
+            flush_f32_subnormals: true,
+            fused_fma: false,
+        }
+    }
+}
+
+/// The point domain of [`Mode`]: values are `f64`s holding binary16/32/64 values exactly.
+///
+/// binary16 operations compute in binary32 and round to binary16 (nearest even), which is
+/// correctly rounded for `+ - * /` and `sqrt` (binary32 has more than 2 x 11 + 2 bits);
+/// transcendentals are the binary32 function of the argument, rounded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rounding {
+    /// The arithmetic.
+    pub mode: Mode,
+    /// The driver's choices.
+    pub driver: DriverModel,
+}
+
+impl Rounding {
+    /// The domain of `mode` with llvmpipe's driver model.
+    pub fn new(mode: Mode) -> Rounding {
+        Rounding {
+            mode,
+            driver: DriverModel::default(),
+        }
+    }
+
+    /// The width an operation really computes in under this mode (`None`: binary64).
+    fn effective(&self, width: Width) -> Option<Width> {
+        match self.mode {
+            Mode::Exact => None,
+            Mode::Highp => Some(Width::Single),
+            Mode::Mediump => Some(width),
+        }
+    }
+
+    /// `x` rounded to what `width` holds.
+    fn round(&self, x: f64, width: Option<Width>) -> f64 {
+        match width {
+            None => x,
+            Some(Width::Single) => self.flush(f64::from(x as f32)),
+            Some(Width::Half) => f64::from(f16::from_f64(x).to_f32()),
+        }
+    }
+
+    /// A binary32 value with subnormals flushed when the driver does.
+    fn flush(&self, x: f64) -> f64 {
+        if self.driver.flush_f32_subnormals && x != 0.0 && x.abs() < f64::from(f32::MIN_POSITIVE) {
+            0.0f64.copysign(x)
+        } else {
+            x
+        }
+    }
+
+    /// `exp` and `log` as NIR builds them from `exp2`/`log2`: `exp2(x * log2(e))` and
+    /// `log2(x) * (1 / log2(e))`, the constant and every step at width `w`.
+    fn natural(&self, op: Unary, a: f64, w: Width) -> f64 {
+        let k = |c: f64| self.round(c, Some(w));
+        if op == Unary::Exp {
+            let scaled = self.binary(Binary::Mul, a, k(std::f64::consts::LOG2_E), w);
+            self.unary(Unary::Exp2, scaled, w)
+        } else {
+            let l = self.unary(Unary::Log2, a, w);
+            self.binary(Binary::Mul, l, k(1.0 / std::f64::consts::LOG2_E), w)
+        }
+    }
+
+    /// `sinh`, `cosh`, `tanh` as Mesa's built-in library writes them with `exp`:
+    /// `0.5 * (e^x -+ e^-x)`, and for `tanh` the quotient with x clamped to [-10, 10].
+    fn hyperbolic(&self, op: Unary, a: f64, w: Width) -> f64 {
+        let b = |op, x, y| self.binary(op, x, y, w);
+        let t = if op == Unary::Tanh {
+            b(Binary::Min, b(Binary::Max, a, -10.0), 10.0)
+        } else {
+            a
+        };
+        let up = self.unary(Unary::Exp, t, w);
+        let down = self.unary(Unary::Exp, -t, w);
+        match op {
+            Unary::Sinh => b(Binary::Mul, 0.5, b(Binary::Sub, up, down)),
+            Unary::Cosh => b(Binary::Mul, 0.5, b(Binary::Add, up, down)),
+            _ => b(Binary::Div, b(Binary::Sub, up, down), b(Binary::Add, up, down)),
+        }
+    }
+
+    /// `asinh`, `acosh`, `atanh` as Mesa's built-in library writes them with `log` and
+    /// `sqrt`.
+    fn inverse_hyperbolic(&self, op: Unary, a: f64, w: Width) -> f64 {
+        let b = |op, x, y| self.binary(op, x, y, w);
+        let u = |op, x| self.unary(op, x, w);
+        match op {
+            Unary::Asinh => {
+                let root = u(Unary::Sqrt, b(Binary::Add, b(Binary::Mul, a, a), 1.0));
+                let l = u(Unary::Log, b(Binary::Add, u(Unary::Abs, a), root));
+                b(Binary::Mul, u(Unary::Sign, a), l)
+            }
+            Unary::Acosh => {
+                let root = u(Unary::Sqrt, b(Binary::Sub, b(Binary::Mul, a, a), 1.0));
+                u(Unary::Log, b(Binary::Add, a, root))
+            }
+            _ => {
+                let q = b(Binary::Div, b(Binary::Add, 1.0, a), b(Binary::Sub, 1.0, a));
+                b(Binary::Mul, 0.5, u(Unary::Log, q))
+            }
+        }
+    }
+
+    /// An operand as the binary32 unit sees it.
+    fn operand32(&self, x: f64) -> f32 {
+        self.flush(x) as f32
+    }
+}
+
+impl Domain for Rounding {
+    type F = f64;
+
+    fn lowers_ints(&self) -> bool {
+        self.mode == Mode::Mediump
+    }
+
+    fn from_f64(&self, x: f64) -> f64 {
+        x
+    }
+
+    fn to_f64(&self, x: f64) -> f64 {
+        x
+    }
+
+    fn convert(&self, x: f64, width: Width) -> f64 {
+        match self.effective(width) {
+            Some(Width::Half) => f64::from(f16::from_f32(self.operand32(x)).to_f32()),
+            other => self.round(x, other),
+        }
+    }
+
+    fn truncate(&self, x: f64, width: Width) -> f64 {
+        match self.effective(width) {
+            Some(Width::Half) => truncate_to_f16(x),
+            other => self.round(x, other),
+        }
+    }
+
+    fn unary(&self, op: Unary, a: f64, width: Width) -> f64 {
+        let Some(w) = self.effective(width) else {
+            return unary64(op, a);
+        };
+        let a = self.round(a, Some(w));
+        match op {
+            Unary::Exp | Unary::Log => self.natural(op, a, w),
+            Unary::Sinh | Unary::Cosh | Unary::Tanh => self.hyperbolic(op, a, w),
+            Unary::Asinh | Unary::Acosh | Unary::Atanh => self.inverse_hyperbolic(op, a, w),
+            _ => self.round(f64::from(unary32(op, self.operand32(a))), Some(w)),
+        }
+    }
+
+    fn binary(&self, op: Binary, a: f64, b: f64, width: Width) -> f64 {
+        let effective = self.effective(width);
+        // A value entering a binary16 operation is rounded to binary16 first.
+        let (a, b) = (self.round(a, effective), self.round(b, effective));
+        match effective {
+            None => binary64(op, a, b),
+            Some(Width::Half) if op == Binary::Mod => {
+                // mod(a, b) = a - b * floor(a / b), each operation in binary16.
+                let h = |x: f64| self.round(x, Some(Width::Half));
+                let q = h(binary64(Binary::Div, a, b)).floor();
+                h(a - h(b * q))
+            }
+            Some(w) => {
+                let r = binary32(op, self.operand32(a), self.operand32(b));
+                self.round(f64::from(r), Some(w))
+            }
+        }
+    }
+
+    fn fma(&self, a: f64, b: f64, c: f64, width: Width) -> f64 {
+        match self.effective(width) {
+            None => a.mul_add(b, c),
+            Some(w) if self.driver.fused_fma => self.round(a.mul_add(b, c), Some(w)),
+            Some(_) => {
+                let product = self.binary(Binary::Mul, a, b, width);
+                self.binary(Binary::Add, product, c, width)
+            }
+        }
+    }
+
+    fn ldexp(&self, a: f64, e: i64, width: Width) -> f64 {
+        let e = e.clamp(-2000, 2000) as i32;
+        self.round(a * 2f64.powi(e), self.effective(width))
+    }
+
+    fn compare(&self, op: Compare, a: f64, b: f64) -> bool {
+        match op {
+            Compare::Less => a < b,
+            Compare::LessEqual => a <= b,
+            Compare::Greater => a > b,
+            Compare::GreaterEqual => a >= b,
+            Compare::Equal => a == b,
+            Compare::NotEqual => a != b,
+        }
+    }
+}
+
+/// `x` rounded toward zero to a binary16 value (overflow gives the largest finite value).
+pub fn truncate_to_f16(x: f64) -> f64 {
+    let nearest = f16::from_f64(x);
+    let value = f64::from(nearest.to_f32());
+    if x.is_nan() || value.abs() <= x.abs() {
+        return value;
+    }
+    // Rounded away from zero: step one binary16 value toward zero.
+    let bits = nearest.to_bits();
+    let toward_zero = if bits & 0x7fff == 0x7c00 {
+        (bits & 0x8000) | 0x7bff
+    } else {
+        bits - 1
+    };
+    f64::from(f16::from_bits(toward_zero).to_f32())
+}
+
+fn unary32(op: Unary, a: f32) -> f32 {
+    match op {
+        Unary::Neg => -a,
+        Unary::Abs => a.abs(),
+        Unary::Sign => sign32(a),
+        Unary::Rcp => 1.0 / a,
+        Unary::Rsq => 1.0 / a.sqrt(),
+        Unary::Sqrt => a.sqrt(),
+        Unary::Exp => a.exp(),
+        Unary::Log => a.ln(),
+        Unary::Exp2 => a.exp2(),
+        Unary::Log2 => a.log2(),
+        Unary::Trunc => a.trunc(),
+        Unary::Ceil => a.ceil(),
+        Unary::Floor => a.floor(),
+        Unary::Fract => a - a.floor(),
+        Unary::RoundEven => a.round_ties_even(),
+        Unary::Sin => a.sin(),
+        Unary::Cos => a.cos(),
+        Unary::Tan => a.tan(),
+        Unary::Asin => a.asin(),
+        Unary::Acos => a.acos(),
+        Unary::Atan => a.atan(),
+        Unary::Sinh => a.sinh(),
+        Unary::Cosh => a.cosh(),
+        Unary::Tanh => a.tanh(),
+        Unary::Asinh => a.asinh(),
+        Unary::Acosh => a.acosh(),
+        Unary::Atanh => a.atanh(),
+        Unary::Saturate => a.clamp(0.0, 1.0),
+    }
+}
+
+fn unary64(op: Unary, a: f64) -> f64 {
+    match op {
+        Unary::Neg => -a,
+        Unary::Abs => a.abs(),
+        Unary::Sign => f64::from(sign32(a as f32)),
+        Unary::Rcp => 1.0 / a,
+        Unary::Rsq => 1.0 / a.sqrt(),
+        Unary::Sqrt => a.sqrt(),
+        Unary::Exp => a.exp(),
+        Unary::Log => a.ln(),
+        Unary::Exp2 => a.exp2(),
+        Unary::Log2 => a.log2(),
+        Unary::Trunc => a.trunc(),
+        Unary::Ceil => a.ceil(),
+        Unary::Floor => a.floor(),
+        Unary::Fract => a - a.floor(),
+        Unary::RoundEven => a.round_ties_even(),
+        Unary::Sin => a.sin(),
+        Unary::Cos => a.cos(),
+        Unary::Tan => a.tan(),
+        Unary::Asin => a.asin(),
+        Unary::Acos => a.acos(),
+        Unary::Atan => a.atan(),
+        Unary::Sinh => a.sinh(),
+        Unary::Cosh => a.cosh(),
+        Unary::Tanh => a.tanh(),
+        Unary::Asinh => a.asinh(),
+        Unary::Acosh => a.acosh(),
+        Unary::Atanh => a.atanh(),
+        Unary::Saturate => a.clamp(0.0, 1.0),
+    }
+}
+
+/// GLSL's `sign` (NaN gives 0, like Mesa's `fsign`).
+fn sign32(a: f32) -> f32 {
+    if a > 0.0 {
+        1.0
+    } else if a < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+fn binary32(op: Binary, a: f32, b: f32) -> f32 {
+    match op {
+        Binary::Add => a + b,
+        Binary::Sub => a - b,
+        Binary::Mul => a * b,
+        Binary::Div => a / b,
+        Binary::Mod => a - b * (a / b).floor(),
+        Binary::Min => a.min(b),
+        Binary::Max => a.max(b),
+        Binary::Pow => a.powf(b),
+        Binary::Atan2 => a.atan2(b),
+    }
+}
+
+fn binary64(op: Binary, a: f64, b: f64) -> f64 {
+    match op {
+        Binary::Add => a + b,
+        Binary::Sub => a - b,
+        Binary::Mul => a * b,
+        Binary::Div => a / b,
+        Binary::Mod => a - b * (a / b).floor(),
+        Binary::Min => a.min(b),
+        Binary::Max => a.max(b),
+        Binary::Pow => a.powf(b),
+        Binary::Atan2 => a.atan2(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mediump_fract_of_a_product_rounds_each_operation_to_binary16() {
+        let d = Rounding::new(Mode::Mediump);
+        let a = d.convert(f64::from(0.3001f32), Width::Half);
+        let p = d.binary(Binary::Mul, a, 1000.0, Width::Half);
+        assert_eq!(p, 300.0);
+        assert_eq!(d.unary(Unary::Fract, p, Width::Half), 0.0);
+    }
+
+    #[test]
+    fn highp_mode_ignores_binary16_widths() {
+        let d = Rounding::new(Mode::Highp);
+        let third = d.binary(Binary::Div, 1.0, 3.0, Width::Half);
+        assert_eq!(third, f64::from(1.0f32 / 3.0));
+    }
+
+    #[test]
+    fn texels_entering_binary16_are_truncated() {
+        let x = f64::from(1.0f32 / 255.0);
+        let t = truncate_to_f16(x);
+        assert!(t <= x && f64::from(f16::from_f64(x).to_f32()) >= t);
+        assert_eq!(truncate_to_f16(70000.0), 65504.0);
+        assert_eq!(
+            truncate_to_f16(-0.1),
+            -f64::from(f16::from_bits(0x2e66).to_f32())
+        );
+    }
+
+    #[test]
+    fn llvmpipe_flushes_binary32_subnormals() {
+        let d = Rounding::new(Mode::Mediump);
+        let tiny = f64::from(f32::MIN_POSITIVE);
+        assert_eq!(d.binary(Binary::Mul, tiny, 0.5, Width::Single), 0.0);
+    }
+}

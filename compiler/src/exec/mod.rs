@@ -1,0 +1,155 @@
+//! The software f16 emulator: executes the compiler's IR over a batch of invocations.
+//!
+//! An [`Invocation`] runs one [`Module`]'s `main` for many lanes at once (the vertices of a
+//! draw, or the fragments of some 2x2 quads), SIMT-style: control flow keeps a mask of the
+//! active lanes, and values that are the same in every lane are stored once ([`value`]).
+//! Float arithmetic goes through a [`Domain`], chosen per run: [`Rounding`] in one of the
+//! three [`Mode`]s (`highp`, `mediump`, `exact`), or a domain of intervals later. An
+//! operation computes at the width of its IR result type: `float16_t` operations round to
+//! binary16 after every operation, as the lowering pass decided.
+//!
+//! ```
+//! use halfcheck_compiler::exec::{Domain, Mode, Rounding, Width};
+//! let d = Rounding::new(Mode::Mediump);
+//! let third = d.binary(halfcheck_compiler::exec::Binary::Div, 1.0, 3.0, Width::Half);
+//! assert_eq!(third, 0.333251953125);
+//! ```
+//!
+//! The host (the harness's emulator backend) sets uniforms, inputs and system values with
+//! [`Invocation::set`], provides textures through [`Textures`], calls [`Invocation::run`] and
+//! reads the outputs back with [`Invocation::get`] and [`Invocation::killed`].
+
+mod convert;
+pub mod domain;
+mod eval;
+mod intrinsic;
+pub mod layout;
+mod ops;
+mod run;
+mod texture;
+pub mod value;
+
+pub use domain::{Binary, Compare, Domain, DriverModel, Mode, Rounding, Unary, Width};
+pub use texture::{NoTextures, Textures};
+pub use value::{Lanes, Value};
+
+use crate::front::span::Span;
+use crate::ir::{Module, VarId, VarMode};
+
+/// Why a shader could not be run: what, and where in its source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecError {
+    /// What the emulator cannot do or what went wrong.
+    pub message: String,
+    /// Where in the shader.
+    pub span: Span,
+}
+
+impl std::fmt::Display for ExecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ExecError {}
+
+/// Result of one evaluation step.
+pub type ExecResult<T> = Result<T, ExecError>;
+
+fn error<T>(span: Span, message: impl Into<String>) -> ExecResult<T> {
+    Err(ExecError {
+        message: message.into(),
+        span,
+    })
+}
+
+/// How lanes are arranged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrangement {
+    /// Independent lanes (vertices): derivatives are zero.
+    Independent,
+    /// Lanes `4k..4k+4` are a 2x2 quad: (x, y), (x+1, y), (x, y+1), (x+1, y+1).
+    Quads,
+}
+
+/// One run of a module's `main` over a batch of lanes.
+pub struct Invocation<'a, D: Domain> {
+    module: &'a Module,
+    domain: &'a D,
+    textures: &'a dyn Textures,
+    lanes: usize,
+    arrangement: Arrangement,
+    vars: Vec<Option<Value<D::F>>>,
+    state: run::State,
+    return_value: Option<Value<D::F>>,
+    depth: u32,
+    budget: u64,
+}
+
+impl<'a, D: Domain> Invocation<'a, D> {
+    /// An invocation of `module` over `lanes` lanes (a multiple of 4 for quads).
+    pub fn new(
+        module: &'a Module,
+        domain: &'a D,
+        textures: &'a dyn Textures,
+        lanes: usize,
+        arrangement: Arrangement,
+    ) -> Self {
+        let lanes = lanes.max(1);
+        Invocation {
+            module,
+            domain,
+            textures,
+            lanes,
+            arrangement,
+            vars: vec![None; module.variables.len()],
+            state: run::State::new(lanes),
+            return_value: None,
+            depth: 0,
+            budget: 0,
+        }
+    }
+
+    /// Gives variable `id` a value before the run (uniforms, inputs, system values). Each
+    /// component has one lane (uniform) or one per lane.
+    pub fn set(&mut self, id: VarId, value: Value<D::F>) {
+        if let Some(slot) = self.vars.get_mut(id.0 as usize) {
+            *slot = Some(value);
+        }
+    }
+
+    /// The value of variable `id` after the run (outputs), if it was ever given one.
+    pub fn get(&self, id: VarId) -> Option<&Value<D::F>> {
+        self.vars.get(id.0 as usize).and_then(Option::as_ref)
+    }
+
+    /// Which lanes executed `discard`.
+    pub fn killed(&self) -> &[bool] {
+        &self.state.killed
+    }
+
+    /// Runs the global initialisers, then `main`. `max_steps` bounds the statements executed
+    /// (a shader that loops forever gives an error instead of hanging).
+    pub fn run(&mut self, max_steps: u64) -> ExecResult<()> {
+        self.budget = max_steps;
+        let module = self.module;
+        self.block(&module.globals)?;
+        let Some(main) = module.main() else {
+            return error(Span::default(), "the shader has no main()");
+        };
+        let Some(body) = module.function(main).body.as_ref() else {
+            return error(Span::default(), "main() has no body");
+        };
+        self.block(body)
+    }
+}
+
+/// The last-declared variable of `mode` named `name` in `module`.
+pub fn find_var(module: &Module, name: &str, mode: VarMode) -> Option<VarId> {
+    module
+        .variables
+        .iter()
+        .rposition(|v| v.name == name && v.mode == mode)
+        .and_then(|i| u32::try_from(i).ok())
+        .map(VarId)
+}

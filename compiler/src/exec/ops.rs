@@ -1,0 +1,500 @@
+//! Operations ([`Op`]) over batches: float arithmetic through the [`Domain`] at the width of
+//! the result type, integers wrapped to their width, conversions, matrix products,
+//! derivatives over 2x2 quads, packing and bit operations.
+//!
+//! Products and sums of several terms (`dot`, matrix products) multiply and add term by term
+//! from the first, rounding after each operation, as a driver without fused multiply-add does.
+
+use super::domain::{Binary, Compare, Unary, Width};
+use super::value::{at, map1, map2, map3, Lanes, Value};
+use super::{error, Arrangement, Domain, ExecResult, Invocation};
+use crate::ir::{BaseType, Expr, Op};
+
+/// The width a float operation with result base `base` computes in.
+pub fn width_of(base: BaseType) -> Width {
+    if base == BaseType::Float16 {
+        Width::Half
+    } else {
+        Width::Single
+    }
+}
+
+/// `v` wrapped to the range of `base` (16-bit types only when `lowers`).
+pub fn wrap(v: i64, base: BaseType, lowers: bool) -> i64 {
+    match base {
+        BaseType::Int => i64::from(v as i32),
+        BaseType::Uint => i64::from(v as u32),
+        BaseType::Int16 if lowers => i64::from(v as i16),
+        BaseType::Int16 => i64::from(v as i32),
+        BaseType::Uint16 if lowers => i64::from(v as u16),
+        BaseType::Uint16 => i64::from(v as u32),
+        _ => v,
+    }
+}
+
+fn unary_of(op: Op) -> Option<Unary> {
+    Some(match op {
+        Op::Neg => Unary::Neg,
+        Op::Abs => Unary::Abs,
+        Op::Sign => Unary::Sign,
+        Op::Rcp => Unary::Rcp,
+        Op::Rsq => Unary::Rsq,
+        Op::Sqrt => Unary::Sqrt,
+        Op::Exp => Unary::Exp,
+        Op::Log => Unary::Log,
+        Op::Exp2 => Unary::Exp2,
+        Op::Log2 => Unary::Log2,
+        Op::Trunc => Unary::Trunc,
+        Op::Ceil => Unary::Ceil,
+        Op::Floor => Unary::Floor,
+        Op::Fract => Unary::Fract,
+        Op::RoundEven => Unary::RoundEven,
+        Op::Sin => Unary::Sin,
+        Op::Cos => Unary::Cos,
+        Op::Atan => Unary::Atan,
+        Op::Saturate => Unary::Saturate,
+        _ => return None,
+    })
+}
+
+fn binary_of(op: Op) -> Option<Binary> {
+    Some(match op {
+        Op::Add => Binary::Add,
+        Op::Sub => Binary::Sub,
+        Op::Mul => Binary::Mul,
+        Op::Div => Binary::Div,
+        Op::Mod => Binary::Mod,
+        Op::Min => Binary::Min,
+        Op::Max => Binary::Max,
+        Op::Pow => Binary::Pow,
+        Op::Atan2 => Binary::Atan2,
+        _ => return None,
+    })
+}
+
+fn compare_of(op: Op) -> Option<Compare> {
+    Some(match op {
+        Op::Less => Compare::Less,
+        Op::Greater => Compare::Greater,
+        Op::LessEqual => Compare::LessEqual,
+        Op::GreaterEqual => Compare::GreaterEqual,
+        Op::Equal => Compare::Equal,
+        Op::NotEqual => Compare::NotEqual,
+        _ => return None,
+    })
+}
+
+/// The error for an operation given operands it cannot take.
+pub fn bad<T>(e: &Expr, op: Op) -> ExecResult<T> {
+    error(e.span, format!("{} on operands it cannot take", op.name()))
+}
+
+/// Component `i` of a value, a scalar standing for every component.
+fn comp<F>(v: &Value<F>, i: usize) -> Option<&Lanes<F>> {
+    if v.len() == 1 {
+        v.first()
+    } else {
+        v.get(i)
+    }
+}
+
+fn int_binary(op: Binary, a: i64, b: i64) -> i64 {
+    match op {
+        Binary::Add => a.wrapping_add(b),
+        Binary::Sub => a.wrapping_sub(b),
+        Binary::Mul => a.wrapping_mul(b),
+        Binary::Div => a.checked_div(b).unwrap_or(-1),
+        Binary::Mod => a.checked_rem(b).unwrap_or(0),
+        Binary::Min => a.min(b),
+        Binary::Max => a.max(b),
+        Binary::Pow | Binary::Atan2 => 0,
+    }
+}
+
+fn int_compare(op: Compare, a: i64, b: i64) -> bool {
+    match op {
+        Compare::Less => a < b,
+        Compare::LessEqual => a <= b,
+        Compare::Greater => a > b,
+        Compare::GreaterEqual => a >= b,
+        Compare::Equal => a == b,
+        Compare::NotEqual => a != b,
+    }
+}
+
+impl<D: Domain> Invocation<'_, D> {
+    /// Evaluates `e`, the operation `op` on `operands`.
+    pub(super) fn op(&mut self, e: &Expr, op: Op, operands: &[Expr]) -> ExecResult<Value<D::F>> {
+        if operands.len() != op.arity() {
+            return error(
+                e.span,
+                format!("{} takes {} operands", op.name(), op.arity()),
+            );
+        }
+        let mut values = Vec::with_capacity(operands.len());
+        for o in operands {
+            values.push(self.eval(o)?);
+        }
+        let base = e.ty.base().unwrap_or(BaseType::Float);
+        let width = width_of(base);
+        let lowers = self.domain.lowers_ints();
+        let d = self.domain;
+        if let Some(u) = unary_of(op) {
+            let mut out = Vec::with_capacity(values[0].len());
+            for lanes in &values[0] {
+                out.push(match lanes {
+                    Lanes::Float(a) => Lanes::Float(map1(a, |x| d.unary(u, x, width))),
+                    Lanes::Int(a) => Lanes::Int(map1(a, |x| {
+                        let r = match u {
+                            Unary::Neg => x.wrapping_neg(),
+                            Unary::Abs => x.wrapping_abs(),
+                            Unary::Sign => x.signum(),
+                            _ => x,
+                        };
+                        wrap(r, base, lowers)
+                    })),
+                    Lanes::Bool(_) => return bad(e, op),
+                });
+            }
+            return Ok(out);
+        }
+        if let Some(b) = binary_of(op) {
+            let matrix = operands[0].ty.is_matrix() || operands[1].ty.is_matrix();
+            let scalar = operands[0].ty.is_scalar() || operands[1].ty.is_scalar();
+            if op == Op::Mul && matrix && !scalar {
+                return self.matrix_product(e, &operands[0], &operands[1], &values, width);
+            }
+            return self
+                .zip2(&values[0], &values[1], |x, y| match (x, y) {
+                    (Lanes::Float(x), Lanes::Float(y)) => {
+                        Some(Lanes::Float(map2(x, y, |p, q| d.binary(b, p, q, width))))
+                    }
+                    (Lanes::Int(x), Lanes::Int(y)) => Some(Lanes::Int(map2(x, y, |p, q| {
+                        wrap(int_binary(b, p, q), base, lowers)
+                    }))),
+                    _ => None,
+                })
+                .map_or_else(|| bad(e, op), Ok);
+        }
+        if let Some(c) = compare_of(op) {
+            return self
+                .zip2(&values[0], &values[1], |x, y| compare(d, c, x, y))
+                .map_or_else(|| bad(e, op), Ok);
+        }
+        match op {
+            Op::AllEqual | Op::AnyNequal => {
+                let c = if op == Op::AllEqual {
+                    Compare::Equal
+                } else {
+                    Compare::NotEqual
+                };
+                let per = self
+                    .zip2(&values[0], &values[1], |x, y| compare(d, c, x, y))
+                    .map_or_else(|| bad(e, op), Ok)?;
+                let mut acc = vec![op == Op::AllEqual];
+                for lanes in &per {
+                    if let Lanes::Bool(v) = lanes {
+                        acc = map2(
+                            &acc,
+                            v,
+                            |p, q| if op == Op::AllEqual { p && q } else { p || q },
+                        );
+                    }
+                }
+                Ok(vec![Lanes::Bool(acc)])
+            }
+            Op::LogicNot => self
+                .map_bool(&values[0], |x| !x)
+                .map_or_else(|| bad(e, op), Ok),
+            Op::LogicAnd | Op::LogicOr | Op::LogicXor => self
+                .zip2(&values[0], &values[1], |x, y| {
+                    let (Lanes::Bool(x), Lanes::Bool(y)) = (x, y) else {
+                        return None;
+                    };
+                    Some(Lanes::Bool(map2(x, y, |p, q| match op {
+                        Op::LogicAnd => p && q,
+                        Op::LogicOr => p || q,
+                        _ => p != q,
+                    })))
+                })
+                .map_or_else(|| bad(e, op), Ok),
+            Op::BitNot => self
+                .map_int(&values[0], |x| wrap(!x, base, lowers))
+                .map_or_else(|| bad(e, op), Ok),
+            Op::BitAnd | Op::BitOr | Op::BitXor | Op::Lshift | Op::Rshift => self
+                .zip2(&values[0], &values[1], |x, y| {
+                    let (Lanes::Int(x), Lanes::Int(y)) = (x, y) else {
+                        return None;
+                    };
+                    Some(Lanes::Int(map2(x, y, |p, q| {
+                        let r = match op {
+                            Op::BitAnd => p & q,
+                            Op::BitOr => p | q,
+                            Op::BitXor => p ^ q,
+                            Op::Lshift => p << (q & 31),
+                            _ => p >> (q & 31),
+                        };
+                        wrap(r, base, lowers)
+                    })))
+                })
+                .map_or_else(|| bad(e, op), Ok),
+            Op::Dot => {
+                let terms = values[0].len().max(values[1].len());
+                let product = |i: usize| -> Option<Vec<D::F>> {
+                    let (Some(Lanes::Float(x)), Some(Lanes::Float(y))) =
+                        (comp(&values[0], i), comp(&values[1], i))
+                    else {
+                        return None;
+                    };
+                    Some(map2(x, y, |p, q| d.binary(Binary::Mul, p, q, width)))
+                };
+                let mut acc = product(0).map_or_else(|| bad(e, op), Ok)?;
+                for i in 1..terms {
+                    let p = product(i).map_or_else(|| bad(e, op), Ok)?;
+                    acc = map2(&acc, &p, |s, t| d.binary(Binary::Add, s, t, width));
+                }
+                Ok(vec![Lanes::Float(acc)])
+            }
+            Op::Lrp => {
+                // a + c * (b - a), each operation rounded (gallivm's lerp).
+                let n = values[0].len().max(values[1].len()).max(values[2].len());
+                (0..n)
+                    .map(|i| {
+                        let (Some(Lanes::Float(a)), Some(Lanes::Float(b)), Some(Lanes::Float(c))) =
+                            (comp(&values[0], i), comp(&values[1], i), comp(&values[2], i))
+                        else {
+                            return bad(e, op);
+                        };
+                        Ok(Lanes::Float(map3(a, b, c, |a, b, c| {
+                            let delta = d.binary(Binary::Sub, b, a, width);
+                            let scaled = d.binary(Binary::Mul, c, delta, width);
+                            d.binary(Binary::Add, a, scaled, width)
+                        })))
+                    })
+                    .collect()
+            }
+            Op::Fma => {
+                let n = values[0].len().max(values[1].len()).max(values[2].len());
+                (0..n)
+                    .map(|i| {
+                        let (Some(Lanes::Float(a)), Some(Lanes::Float(b)), Some(Lanes::Float(c))) =
+                            (comp(&values[0], i), comp(&values[1], i), comp(&values[2], i))
+                        else {
+                            return bad(e, op);
+                        };
+                        Ok(Lanes::Float(map3(a, b, c, |a, b, c| d.fma(a, b, c, width))))
+                    })
+                    .collect()
+            }
+            Op::Csel => {
+                let n = values[1].len().max(values[2].len());
+                (0..n)
+                    .map(|i| {
+                        let Some(Lanes::Bool(c)) = comp(&values[0], i) else {
+                            return bad(e, op);
+                        };
+                        select(c, comp(&values[1], i), comp(&values[2], i), self.lanes)
+                            .map_or_else(|| bad(e, op), Ok)
+                    })
+                    .collect()
+            }
+            Op::Ldexp => self
+                .zip2(&values[0], &values[1], |x, y| match (x, y) {
+                    (Lanes::Float(x), Lanes::Int(y)) => {
+                        Some(Lanes::Float(map2(x, y, |p, q| d.ldexp(p, q, width))))
+                    }
+                    _ => None,
+                })
+                .map_or_else(|| bad(e, op), Ok),
+            Op::VectorExtract => {
+                let Some(Lanes::Int(index)) = values[1].first() else {
+                    return bad(e, op);
+                };
+                let count = values[0].len().max(1);
+                let mut out = values[0]
+                    .first()
+                    .map_or_else(|| Lanes::Int(vec![0]), |l| l.clone());
+                if index.len() == 1 {
+                    let i = index[0].clamp(0, count as i64 - 1) as usize;
+                    return Ok(values[0].get(i).cloned().into_iter().collect());
+                }
+                for (lane, &i) in index.iter().enumerate() {
+                    let i = i.clamp(0, count as i64 - 1) as usize;
+                    if let Some(src) = values[0].get(i) {
+                        out.set_lane(lane, src, self.lanes);
+                    }
+                }
+                Ok(vec![out])
+            }
+            Op::VectorInsert => {
+                let Some(Lanes::Int(index)) = values[2].first() else {
+                    return bad(e, op);
+                };
+                let Some(new) = values[1].first() else {
+                    return bad(e, op);
+                };
+                let mut out = values[0].clone();
+                let count = out.len().max(1) as i64;
+                for (c, lanes) in out.iter_mut().enumerate() {
+                    if index.len() == 1 {
+                        if index[0].clamp(0, count - 1) as usize == c {
+                            *lanes = new.clone();
+                        }
+                        continue;
+                    }
+                    for (lane, &i) in index.iter().enumerate() {
+                        if i.clamp(0, count - 1) as usize == c {
+                            lanes.set_lane(lane, new, self.lanes);
+                        }
+                    }
+                }
+                Ok(out)
+            }
+            Op::DFdx | Op::DFdy => Ok(values[0]
+                .iter()
+                .map(|lanes| self.derivative(lanes, op == Op::DFdx, width))
+                .collect()),
+            Op::InterpolateAtCentroid | Op::InterpolateAtOffset | Op::InterpolateAtSample => {
+                Ok(values.swap_remove(0))
+            }
+            _ => self.convert_op(e, op, &values, base, width),
+        }
+    }
+
+    /// Component-wise `f` over two values (a scalar stands for every component).
+    pub(super) fn zip2(
+        &self,
+        a: &Value<D::F>,
+        b: &Value<D::F>,
+        mut f: impl FnMut(&Lanes<D::F>, &Lanes<D::F>) -> Option<Lanes<D::F>>,
+    ) -> Option<Value<D::F>> {
+        let n = a.len().max(b.len());
+        (0..n).map(|i| f(comp(a, i)?, comp(b, i)?)).collect()
+    }
+
+    fn map_bool(&self, a: &Value<D::F>, f: impl Fn(bool) -> bool) -> Option<Value<D::F>> {
+        a.iter()
+            .map(|l| l.bools().map(|v| Lanes::Bool(map1(v, &f))))
+            .collect()
+    }
+
+    pub(super) fn map_int(&self, a: &Value<D::F>, f: impl Fn(i64) -> i64) -> Option<Value<D::F>> {
+        a.iter()
+            .map(|l| l.ints().map(|v| Lanes::Int(map1(v, &f))))
+            .collect()
+    }
+
+    /// `a * b` where one side is a matrix and the other a matrix or a vector.
+    fn matrix_product(
+        &self,
+        e: &Expr,
+        left: &Expr,
+        right: &Expr,
+        values: &[Value<D::F>],
+        width: Width,
+    ) -> ExecResult<Value<D::F>> {
+        let shape = |ty: &crate::ir::Type, as_row: bool| match ty {
+            crate::ir::Type::Numeric { rows, columns, .. } if *columns > 1 => {
+                (usize::from(*columns), usize::from(*rows))
+            }
+            crate::ir::Type::Numeric { rows, .. } if as_row => (usize::from(*rows), 1),
+            crate::ir::Type::Numeric { rows, .. } => (1, usize::from(*rows)),
+            _ => (0, 0),
+        };
+        let (a_cols, a_rows) = shape(&left.ty, true);
+        let (b_cols, b_rows) = shape(&right.ty, false);
+        if a_cols != b_rows || a_cols == 0 {
+            return error(e.span, "a matrix product of mismatched shapes");
+        }
+        let d = self.domain;
+        let float = |v: &Value<D::F>, i: usize| -> ExecResult<Vec<D::F>> {
+            match v.get(i) {
+                Some(Lanes::Float(x)) => Ok(x.clone()),
+                _ => error(e.span, "a matrix product of non-floats"),
+            }
+        };
+        let mut out = Vec::with_capacity(b_cols * a_rows);
+        for c in 0..b_cols {
+            for r in 0..a_rows {
+                let mut acc: Option<Vec<D::F>> = None;
+                for k in 0..a_cols {
+                    let x = float(&values[0], k * a_rows + r)?;
+                    let y = float(&values[1], c * b_rows + k)?;
+                    let p = map2(&x, &y, |p, q| d.binary(Binary::Mul, p, q, width));
+                    acc = Some(match acc {
+                        None => p,
+                        Some(s) => map2(&s, &p, |s, t| d.binary(Binary::Add, s, t, width)),
+                    });
+                }
+                out.push(Lanes::Float(acc.unwrap_or_default()));
+            }
+        }
+        Ok(out)
+    }
+
+    /// `dFdx`/`dFdy` over 2x2 quads (zero for independent lanes and uniform values).
+    fn derivative(&self, lanes: &Lanes<D::F>, x: bool, width: Width) -> Lanes<D::F> {
+        let d = self.domain;
+        let zero = d.from_f64(0.0);
+        let Lanes::Float(v) = lanes else {
+            return lanes.clone();
+        };
+        if v.len() == 1 || self.arrangement == Arrangement::Independent {
+            return Lanes::Float(vec![zero]);
+        }
+        let out = (0..v.len())
+            .map(|i| {
+                let q = i - i % 4;
+                let k = i % 4;
+                let (from, to) = if x {
+                    let row = q + (k / 2) * 2;
+                    (row, row + 1)
+                } else {
+                    let col = q + k % 2;
+                    (col, col + 2)
+                };
+                match (v.get(from), v.get(to)) {
+                    (Some(&a), Some(&b)) => d.binary(Binary::Sub, b, a, width),
+                    _ => zero,
+                }
+            })
+            .collect();
+        Lanes::Float(out)
+    }
+}
+
+fn compare<D: Domain>(d: &D, c: Compare, x: &Lanes<D::F>, y: &Lanes<D::F>) -> Option<Lanes<D::F>> {
+    Some(Lanes::Bool(match (x, y) {
+        (Lanes::Float(x), Lanes::Float(y)) => map2(x, y, |p, q| d.compare(c, p, q)),
+        (Lanes::Int(x), Lanes::Int(y)) => map2(x, y, |p, q| int_compare(c, p, q)),
+        (Lanes::Bool(x), Lanes::Bool(y)) => match c {
+            Compare::Equal => map2(x, y, |p, q| p == q),
+            Compare::NotEqual => map2(x, y, |p, q| p != q),
+            _ => return None,
+        },
+        _ => return None,
+    }))
+}
+
+/// `c ? a : b` per lane.
+fn select<F: Copy>(
+    c: &[bool],
+    a: Option<&Lanes<F>>,
+    b: Option<&Lanes<F>>,
+    n: usize,
+) -> Option<Lanes<F>> {
+    let (a, b) = (a?, b?);
+    if c.len() == 1 {
+        return Some(if c[0] { a.clone() } else { b.clone() });
+    }
+    let mut out = b.expanded(n);
+    for (i, _) in c.iter().enumerate().filter(|(_, &t)| t) {
+        out.set_lane(i, a, n);
+    }
+    Some(out)
+}
+
+/// Lane `i` of float lanes as a binary32 value.
+pub fn f32_at<D: Domain>(d: &D, v: &[D::F], i: usize) -> f32 {
+    d.to_f64(at(v, i)) as f32
+}

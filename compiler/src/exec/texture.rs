@@ -1,0 +1,210 @@
+//! Texture operations: the host's textures behind [`Textures`], implicit level of detail from
+//! the coordinates' derivatives over 2x2 quads, and the texel entering binary16 truncated when
+//! the sampler is lowered.
+
+use super::domain::Width;
+use super::ops::f32_at;
+use super::value::{at, Lanes, Value};
+use super::{error, Arrangement, Domain, ExecResult, Invocation};
+use crate::ir::types::Dim;
+use crate::ir::{BaseType, Expr, TexOp, Texture, Type};
+
+/// The textures bound to units, as the host (the emulator backend) holds them.
+pub trait Textures: Sync {
+    /// Filtered RGBA at normalised 2D coordinates and level of detail `lod` (log2 of the
+    /// texel-to-pixel ratio; `-inf` when the coordinates do not vary); `None` when the unit has
+    /// no texture (GL then returns black).
+    fn sample(&self, unit: i64, coord: [f32; 2], lod: f32) -> Option<[f32; 4]>;
+    /// The texel at integer coordinates of a level (`texelFetch`).
+    fn fetch(&self, unit: i64, texel: [i64; 2], level: i64) -> Option<[f32; 4]>;
+    /// Width and height of a level (`textureSize`).
+    fn size(&self, unit: i64, level: i64) -> Option<[i64; 2]>;
+}
+
+/// No textures at all: every sample is black (for vertex batches and tests).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTextures;
+
+impl Textures for NoTextures {
+    fn sample(&self, _: i64, _: [f32; 2], _: f32) -> Option<[f32; 4]> {
+        None
+    }
+
+    fn fetch(&self, _: i64, _: [i64; 2], _: i64) -> Option<[f32; 4]> {
+        None
+    }
+
+    fn size(&self, _: i64, _: i64) -> Option<[i64; 2]> {
+        None
+    }
+}
+
+const BLACK: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+
+impl<D: Domain> Invocation<'_, D> {
+    /// Evaluates a texture operation.
+    pub(super) fn texture(&mut self, e: &Expr, t: &Texture) -> ExecResult<Value<D::F>> {
+        match &t.sampler.ty {
+            Type::Sampler {
+                dim: Dim::D2,
+                shadow: false,
+                ..
+            } => {}
+            other => {
+                return error(
+                    e.span,
+                    format!(
+                        "the emulator samples only 2D textures, not {}",
+                        other.name()
+                    ),
+                )
+            }
+        }
+        if e.ty.base().is_some_and(|b| !b.is_float()) && t.op != TexOp::Txs {
+            return error(e.span, "the emulator samples only float textures");
+        }
+        let unit = match self.eval(&t.sampler)?.first() {
+            Some(Lanes::Int(u)) => u.clone(),
+            _ => return error(t.sampler.span, "a sampler without a unit"),
+        };
+        let lod = match &t.lod {
+            Some(l) => Some(self.eval(l)?),
+            None => None,
+        };
+        if t.op == TexOp::Txs {
+            let level = lod.as_ref().and_then(|v| v.first()).and_then(|l| l.ints());
+            let n = unit.len().max(level.map_or(1, <[i64]>::len));
+            let sizes: Vec<[i64; 2]> = (0..n)
+                .map(|i| {
+                    let level = level.map_or(0, |l| at(l, i));
+                    self.textures.size(at(&unit, i), level).unwrap_or([0, 0])
+                })
+                .collect();
+            let count = e.ty.vector_size().clamp(1, 2) as usize;
+            return Ok((0..count)
+                .map(|c| Lanes::Int(sizes.iter().map(|s| s[c]).collect()))
+                .collect());
+        }
+        let Some(coordinate) = &t.coordinate else {
+            return error(e.span, "a texture lookup without coordinates");
+        };
+        let coord = self.eval(coordinate)?;
+        let texels = if t.op == TexOp::Txf {
+            self.fetch(e, &unit, &coord, lod.as_ref())?
+        } else {
+            let projector = match &t.projector {
+                Some(p) => Some(self.eval(p)?),
+                None => None,
+            };
+            self.sample(e, t.op, &unit, &coord, projector.as_ref(), lod.as_ref())?
+        };
+        let d = self.domain;
+        let lowered = e.ty.base() == Some(BaseType::Float16);
+        let count = (e.ty.components() as usize).clamp(1, 4);
+        Ok((0..count)
+            .map(|c| {
+                Lanes::Float(
+                    texels
+                        .iter()
+                        .map(|texel| {
+                            let x = d.from_f64(f64::from(texel[c]));
+                            if lowered {
+                                d.truncate(x, Width::Half)
+                            } else {
+                                x
+                            }
+                        })
+                        .collect(),
+                )
+            })
+            .collect())
+    }
+
+    fn fetch(
+        &self,
+        e: &Expr,
+        unit: &[i64],
+        coord: &Value<D::F>,
+        level: Option<&Value<D::F>>,
+    ) -> ExecResult<Vec<[f32; 4]>> {
+        let (Some(Lanes::Int(s)), Some(Lanes::Int(t))) = (coord.first(), coord.get(1)) else {
+            return error(e.span, "texelFetch needs integer coordinates");
+        };
+        let level = level.and_then(|v| v.first()).and_then(|l| l.ints());
+        let n = s.len().max(t.len()).max(unit.len());
+        Ok((0..n)
+            .map(|i| {
+                let l = level.map_or(0, |l| at(l, i));
+                let texel = [at(s, i), at(t, i)];
+                self.textures.fetch(at(unit, i), texel, l).unwrap_or(BLACK)
+            })
+            .collect())
+    }
+
+    fn sample(
+        &self,
+        e: &Expr,
+        op: TexOp,
+        unit: &[i64],
+        coord: &Value<D::F>,
+        projector: Option<&Value<D::F>>,
+        lod: Option<&Value<D::F>>,
+    ) -> ExecResult<Vec<[f32; 4]>> {
+        let d = self.domain;
+        let (Some(Lanes::Float(s)), Some(Lanes::Float(t))) = (coord.first(), coord.get(1)) else {
+            return error(e.span, "a texture lookup needs float coordinates");
+        };
+        let q = match projector.and_then(|p| p.first()) {
+            Some(Lanes::Float(q)) => Some(q.as_slice()),
+            Some(_) => return error(e.span, "a projective lookup needs a float divisor"),
+            None => None,
+        };
+        let lod = match lod.and_then(|l| l.first()) {
+            Some(Lanes::Float(l)) => Some(l.as_slice()),
+            _ => None,
+        };
+        let n = [s.len(), t.len(), unit.len(), q.map_or(1, <[_]>::len)]
+            .into_iter()
+            .max()
+            .unwrap_or(1);
+        let coords: Vec<[f32; 2]> = (0..n)
+            .map(|i| {
+                let div = q.map_or(1.0, |q| f32_at(d, q, i));
+                [f32_at(d, s, i) / div, f32_at(d, t, i) / div]
+            })
+            .collect();
+        let implicit = matches!(op, TexOp::Tex | TexOp::Txb);
+        Ok((0..n)
+            .map(|i| {
+                let unit = at(unit, i);
+                let explicit = lod.map_or(0.0, |l| f32_at(d, l, i));
+                let level = match op {
+                    TexOp::Txl => explicit,
+                    _ if implicit => self.implicit_lod(unit, &coords, i) + explicit,
+                    _ => 0.0,
+                };
+                self.textures
+                    .sample(unit, coords[i], level)
+                    .unwrap_or(BLACK)
+            })
+            .collect())
+    }
+
+    /// log2 of the larger screen-space footprint of the quad holding lane `i`.
+    fn implicit_lod(&self, unit: i64, coords: &[[f32; 2]], i: usize) -> f32 {
+        if coords.len() == 1 || self.arrangement == Arrangement::Independent {
+            return f32::NEG_INFINITY;
+        }
+        let [w, h] = self.textures.size(unit, 0).unwrap_or([1, 1]);
+        let q = i - i % 4;
+        let (Some(a), Some(b), Some(c)) = (coords.get(q), coords.get(q + 1), coords.get(q + 2))
+        else {
+            return f32::NEG_INFINITY;
+        };
+        let scale = |v: [f32; 2]| [v[0] * w as f32, v[1] * h as f32];
+        let (a, b, c) = (scale(*a), scale(*b), scale(*c));
+        let dx = (b[0] - a[0]).hypot(b[1] - a[1]);
+        let dy = (c[0] - a[0]).hypot(c[1] - a[1]);
+        dx.max(dy).log2()
+    }
+}

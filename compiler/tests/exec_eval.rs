@@ -1,0 +1,68 @@
+//! The emulator runs compiled shaders: each test names the precision rule it pins down.
+
+use halfcheck_compiler::exec::{find_var, Arrangement, Invocation, Lanes, Mode, NoTextures, Rounding};
+use halfcheck_compiler::ir::{Module, VarMode};
+use halfcheck_compiler::{compile, CompileOptions, Stage};
+
+fn fragment(source: &str, lower: bool) -> Module {
+    let options = CompileOptions {
+        lower,
+        final_pipeline: lower,
+        ..CompileOptions::default()
+    };
+    compile(source, Stage::Fragment, "t.frag", &options).expect("compiles")
+}
+
+/// Runs `module` with float uniforms and returns gl_FragColor.
+fn run(module: &Module, mode: Mode, uniforms: &[(&str, f64)]) -> Vec<f64> {
+    let domain = Rounding::new(mode);
+    let mut inv = Invocation::new(module, &domain, &NoTextures, 4, Arrangement::Quads);
+    for (name, value) in uniforms {
+        let id = find_var(module, name, VarMode::Uniform).expect("uniform");
+        inv.set(id, vec![Lanes::Float(vec![f64::from(*value as f32)])]);
+    }
+    inv.run(1_000_000).expect("runs");
+    let out = find_var(module, "gl_FragColor", VarMode::ShaderOut).expect("output");
+    inv.get(out)
+        .expect("written")
+        .iter()
+        .map(|l| l.floats().expect("floats")[0])
+        .collect()
+}
+
+const DIV: &str = "#version 100\nprecision mediump float;\nuniform float a, b;\n\
+void main() { float r = a / b; gl_FragColor = vec4(r, fract(r * 1024.0), 0.0, 1.0); }";
+
+#[test]
+fn mediump_division_rounds_to_binary16_and_the_amplifier_shows_it() {
+    let module = fragment(DIV, true);
+    let c = run(&module, Mode::Mediump, &[("a", 1.0), ("b", 3.0)]);
+    assert_eq!(c, vec![0.333251953125, 0.25, 0.0, 1.0]);
+}
+
+#[test]
+fn highp_mode_computes_the_same_shader_in_binary32() {
+    let module = fragment(DIV, false);
+    let c = run(&module, Mode::Highp, &[("a", 1.0), ("b", 3.0)]);
+    let third = 1.0f32 / 3.0;
+    assert_eq!(c[0], f64::from(third));
+    assert_eq!(c[1], f64::from((third * 1024.0).fract()));
+}
+
+#[test]
+fn mediump_int_arithmetic_wraps_at_16_bits() {
+    let src = "#version 100\nprecision mediump float;\nprecision mediump int;\nuniform float a;\n\
+void main() { int i = int(a); int p = i * i; gl_FragColor = vec4(float(p), 0.0, 0.0, 1.0); }";
+    let module = fragment(src, true);
+    let c = run(&module, Mode::Mediump, &[("a", 300.0)]);
+    assert_eq!(c[0], f64::from(90000i32 as i16));
+}
+
+#[test]
+fn loops_and_branches_run_per_lane_masks() {
+    let src = "#version 100\nprecision highp float;\nuniform float n;\n\
+void main() { float s = 0.0; for (int i = 0; i < 10; i++) { if (float(i) >= n) break; s += 1.0; }\n\
+gl_FragColor = vec4(s, 0.0, 0.0, 1.0); }";
+    let module = fragment(src, true);
+    assert_eq!(run(&module, Mode::Mediump, &[("n", 4.0)])[0], 4.0);
+}

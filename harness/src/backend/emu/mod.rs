@@ -1,0 +1,111 @@
+//! The emulator backend: runs `.shader_test` files with no GPU, on halfcheck's own compiler
+//! and its software f16 emulator (`halfcheck_compiler::exec`).
+//!
+//! Each test's shaders are compiled to the IR (`program`), its commands run on a software
+//! RGBA32F framebuffer (`exec`): `draw rect`/`draw arrays` run the vertex shader on the
+//! vertices, rasterise the triangles into 2x2 quads (`raster`) and run the fragment shader on
+//! batches of quads in parallel (`shade`). Uniforms (`uniforms`), piglit's textures
+//! (`textures`), clears and probes follow piglit, with the probe logic shared with the GL
+//! backend (`backend::piglit`). The arithmetic is the run's [`Mode`]: `mediump` predicts a
+//! driver that lowers, `highp` one that does not, `exact` the binary64 reference.
+//!
+//! [`predict`] runs one parsed test in a mode and returns its result: the verdict stage reads
+//! each probe's computed value from it.
+
+mod exec;
+mod framebuffer;
+mod program;
+mod raster;
+mod require;
+mod shade;
+mod textures;
+mod uniforms;
+
+pub use halfcheck_compiler::exec::Mode;
+
+use crate::backend::Backend;
+use crate::results::{RunInfo, Status, TestResult};
+use crate::shader_test::ShaderTest;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// The emulator backend in one arithmetic mode.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EmuBackend {
+    /// The arithmetic.
+    pub mode: Mode,
+}
+
+impl Backend for EmuBackend {
+    fn run_info(&self) -> RunInfo {
+        RunInfo {
+            backend: "emu".into(),
+            renderer: format!("halfcheck f16 emulator ({})", self.mode.name()),
+            versions: BTreeMap::from([
+                ("GL_VERSION".to_owned(), "OpenGL ES 3.1 halfcheck-emu".to_owned()),
+                ("halfcheck".to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
+            ]),
+            context: json!({
+                "mode": self.mode.name(),
+                "driver_model": "llvmpipe: binary16 round-to-nearest-even after every lowered operation, texels truncated into binary16, binary32 subnormals flushed, no fused multiply-add",
+                "render_target": "RGBA32F",
+            }),
+            ..RunInfo::default()
+        }
+    }
+
+    fn run_test(&mut self, test: &ShaderTest) -> TestResult {
+        predict(test, self.mode)
+    }
+}
+
+/// The mode `--emu-mode` names (`highp`, `mediump`, `exact`).
+pub fn parse_mode(name: &str) -> Result<Mode, String> {
+    [Mode::Highp, Mode::Mediump, Mode::Exact]
+        .into_iter()
+        .find(|m| m.name() == name)
+        .ok_or_else(|| format!("unknown emulator mode '{name}': highp, mediump or exact"))
+}
+
+/// Runs `test` on the emulator in `mode`. Every probe that ran is in the result's `probes`,
+/// with the value the emulator computed per channel in `observed` (and its bits).
+pub fn predict(test: &ShaderTest, mode: Mode) -> TestResult {
+    let started = Instant::now();
+    let mut result = match require::skip_reason(test) {
+        Some(reason) => TestResult::with_status(Status::Skip, reason),
+        None => exec::run(test, mode),
+    };
+    result.duration_s = started.elapsed().as_secs_f64();
+    result
+}
+
+/// Why a test stopped early: a status (fail, skip, error) and the reason.
+#[derive(Debug, Clone, PartialEq)]
+struct Stop {
+    status: Status,
+    reason: String,
+}
+
+impl Stop {
+    fn fail(reason: impl Into<String>) -> Stop {
+        Stop {
+            status: Status::Fail,
+            reason: reason.into(),
+        }
+    }
+
+    fn skip(reason: impl Into<String>) -> Stop {
+        Stop {
+            status: Status::Skip,
+            reason: reason.into(),
+        }
+    }
+
+    fn error(reason: impl Into<String>) -> Stop {
+        Stop {
+            status: Status::Error,
+            reason: reason.into(),
+        }
+    }
+}

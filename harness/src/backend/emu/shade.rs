@@ -1,0 +1,455 @@
+//! Draws: the vertex shader over the vertices, primitive assembly, rasterisation, and the
+//! fragment shader over batches of quads in parallel, writing the framebuffer.
+//!
+//! Varyings are interpolated perspective-correctly in binary32 from the plane of each
+//! triangle (`v0 + (v1 - v0) * b1 + (v2 - v0) * b2`, so a varying equal at the three vertices
+//! stays exact); integer varyings are flat (last vertex). `gl_FragCoord` is the pixel centre,
+//! the interpolated depth and 1/w; `gl_FrontFacing` follows the winding.
+
+use super::framebuffer::Framebuffer;
+use super::program::Program;
+use super::raster::{self, Quad, WindowVertex};
+use super::textures::Units;
+use super::uniforms::Uniforms;
+use super::Stop;
+use halfcheck_compiler::exec::{
+    find_var, layout, Arrangement, Domain, Invocation, Lanes, Rounding, Value,
+};
+use halfcheck_compiler::ir::{Module, VarId, VarMode};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// Statements one batch may execute before it counts as hung.
+const MAX_STEPS: u64 = 20_000_000;
+/// Quads per fragment batch (4 lanes each).
+const QUADS_PER_BATCH: usize = 64;
+
+/// One vertex attribute: its name, location, and values per vertex.
+pub struct Attribute {
+    /// Name in the shader (`piglit_vertex`), or empty for a numbered column.
+    pub name: String,
+    /// Location, for columns named by number and piglit's bound attributes.
+    pub location: Option<u32>,
+    /// Components per vertex, each vertex's list.
+    pub values: Vec<Vec<f32>>,
+}
+
+/// How the vertices make triangles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Topology {
+    /// `GL_TRIANGLES`
+    List,
+    /// `GL_TRIANGLE_STRIP`
+    Strip,
+    /// `GL_TRIANGLE_FAN`
+    Fan,
+}
+
+/// Blending of the fragment's colour into the framebuffer: source and destination factors.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Blend {
+    /// Source factor name (`GL_SRC_ALPHA`).
+    pub src: Factor,
+    /// Destination factor name.
+    pub dst: Factor,
+}
+
+/// A blend factor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Factor {
+    /// 0
+    Zero,
+    /// 1
+    One,
+    /// source alpha
+    SrcAlpha,
+    /// 1 - source alpha
+    OneMinusSrcAlpha,
+    /// destination alpha
+    DstAlpha,
+    /// 1 - destination alpha
+    OneMinusDstAlpha,
+    /// source colour
+    SrcColor,
+    /// destination colour
+    DstColor,
+}
+
+impl Factor {
+    /// The factor GL names `name`, if the emulator has it.
+    pub fn from_name(name: &str) -> Option<Factor> {
+        Some(match name.strip_prefix("GL_").unwrap_or(name) {
+            "ZERO" => Factor::Zero,
+            "ONE" => Factor::One,
+            "SRC_ALPHA" => Factor::SrcAlpha,
+            "ONE_MINUS_SRC_ALPHA" => Factor::OneMinusSrcAlpha,
+            "DST_ALPHA" => Factor::DstAlpha,
+            "ONE_MINUS_DST_ALPHA" => Factor::OneMinusDstAlpha,
+            "SRC_COLOR" => Factor::SrcColor,
+            "DST_COLOR" => Factor::DstColor,
+            _ => return None,
+        })
+    }
+
+    fn weights(self, src: [f32; 4], dst: [f32; 4]) -> [f32; 4] {
+        match self {
+            Factor::Zero => [0.0; 4],
+            Factor::One => [1.0; 4],
+            Factor::SrcAlpha => [src[3]; 4],
+            Factor::OneMinusSrcAlpha => [1.0 - src[3]; 4],
+            Factor::DstAlpha => [dst[3]; 4],
+            Factor::OneMinusDstAlpha => [1.0 - dst[3]; 4],
+            Factor::SrcColor => src,
+            Factor::DstColor => dst,
+        }
+    }
+}
+
+/// What a draw needs besides its vertices.
+pub struct Draw<'a> {
+    /// The compiled shaders.
+    pub program: &'a Program,
+    /// The arithmetic.
+    pub domain: &'a Rounding,
+    /// Uniform values.
+    pub uniforms: &'a Uniforms,
+    /// Textures by unit.
+    pub textures: &'a Units,
+    /// Pixels some probe reads (`None`: all).
+    pub needed: Option<&'a [bool]>,
+    /// Blending, when enabled.
+    pub blend: Option<Blend>,
+    /// `gl_InstanceID`.
+    pub instance: i64,
+}
+
+/// Vertex shader outputs: positions and varyings by name, one entry per vertex.
+struct Shaded {
+    positions: Vec<[f64; 4]>,
+    varyings: Vec<(String, Value<f64>)>,
+}
+
+impl Draw<'_> {
+    /// Runs the vertex shader on `attributes`, rasterises `topology` and shades into `fb`.
+    pub fn run(
+        &self,
+        attributes: &[Attribute],
+        count: usize,
+        topology: Topology,
+        fb: &mut Framebuffer,
+    ) -> Result<(), Stop> {
+        let shaded = self.vertices(attributes, count)?;
+        let triangles = assemble(topology, count);
+        let mut work: Vec<(usize, bool, Vec<Quad>)> = Vec::new();
+        for (t, &[a, b, c]) in triangles.iter().enumerate() {
+            let Some(window) = window_vertices(&shaded.positions, [a, b, c], fb) else {
+                continue;
+            };
+            let (quads, front) = raster::triangle(window, fb.width, fb.height, self.needed);
+            for chunk in quads.chunks(QUADS_PER_BATCH) {
+                work.push((t, front, chunk.to_vec()));
+            }
+        }
+        let output = output_var(&self.program.fragment)?;
+        let shaded_batches: Vec<Result<Vec<Option<[f32; 4]>>, Stop>> = work
+            .par_iter()
+            .map(|(t, front, quads)| {
+                let [a, b, c] = triangles[*t];
+                self.fragments(&shaded, [a, b, c], *front, quads, output)
+            })
+            .collect();
+        for ((_, _, quads), colors) in work.iter().zip(shaded_batches) {
+            let colors = colors?;
+            for (lane, color) in colors.iter().enumerate() {
+                let quad = &quads[lane / 4];
+                let k = lane % 4;
+                let Some(color) = color.filter(|_| quad.covered[k]) else {
+                    continue;
+                };
+                let (x, y) = (quad.x + k as u32 % 2, quad.y + k as u32 / 2);
+                let index = fb.index(x, y);
+                if let Some(pixel) = fb.pixels.get_mut(index) {
+                    *pixel = match self.blend {
+                        None => color,
+                        Some(blend) => {
+                            let s = blend.src.weights(color, *pixel);
+                            let d = blend.dst.weights(color, *pixel);
+                            [0, 1, 2, 3].map(|c| color[c] * s[c] + pixel[c] * d[c])
+                        }
+                    };
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn vertices(&self, attributes: &[Attribute], count: usize) -> Result<Shaded, Stop> {
+        let module = &self.program.vertex;
+        let textures = self.textures;
+        let mut inv = Invocation::new(module, self.domain, textures, count, Arrangement::Independent);
+        self.uniforms.apply(module, &mut inv);
+        let locations = attribute_locations(module, attributes);
+        for (i, var) in module.variables.iter().enumerate() {
+            let id = VarId(i as u32);
+            match var.mode {
+                VarMode::ShaderIn => {
+                    let attribute = attributes.iter().find(|a| a.name == var.name).or_else(|| {
+                        let location = locations.get(&id)?;
+                        attributes.iter().find(|a| a.location == Some(*location))
+                    });
+                    let n = layout::size(module, &var.ty);
+                    let value = (0..n)
+                        .map(|c| {
+                            let default = if c == 3 { 1.0 } else { 0.0 };
+                            Lanes::Float(
+                                (0..count)
+                                    .map(|v| {
+                                        attribute
+                                            .and_then(|a| a.values.get(v))
+                                            .and_then(|vals| vals.get(c))
+                                            .map_or(default, |&x| f64::from(x))
+                                    })
+                                    .collect(),
+                            )
+                        })
+                        .collect();
+                    inv.set(id, value);
+                }
+                VarMode::SystemValue if var.name == "gl_VertexID" => {
+                    inv.set(id, vec![Lanes::Int((0..count as i64).collect())]);
+                }
+                VarMode::SystemValue if var.name == "gl_InstanceID" => {
+                    inv.set(id, vec![Lanes::Int(vec![self.instance])]);
+                }
+                _ => {}
+            }
+        }
+        inv.run(MAX_STEPS)
+            .map_err(|e| Stop::error(format!("vertex shader: {e}")))?;
+        let position = find_var(module, "gl_Position", VarMode::ShaderOut)
+            .and_then(|id| inv.get(id))
+            .ok_or_else(|| Stop::fail("the vertex shader never writes gl_Position"))?;
+        let positions = (0..count)
+            .map(|v| {
+                [0, 1, 2, 3].map(|c| match position.get(c) {
+                    Some(Lanes::Float(x)) => {
+                        self.domain.to_f64(halfcheck_compiler::exec::value::at(x, v)) as f32 as f64
+                    }
+                    _ => 0.0,
+                })
+            })
+            .collect();
+        let varyings = module
+            .variables
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.mode == VarMode::ShaderOut && !v.builtin)
+            .filter_map(|(i, v)| Some((v.name.clone(), inv.get(VarId(i as u32))?.clone())))
+            .collect();
+        Ok(Shaded {
+            positions,
+            varyings,
+        })
+    }
+
+    fn fragments(
+        &self,
+        shaded: &Shaded,
+        tri: [usize; 3],
+        front: bool,
+        quads: &[Quad],
+        output: VarId,
+    ) -> Result<Vec<Option<[f32; 4]>>, Stop> {
+        let module = &self.program.fragment;
+        let lanes = quads.len() * 4;
+        let mut inv = Invocation::new(module, self.domain, self.textures, lanes, Arrangement::Quads);
+        self.uniforms.apply(module, &mut inv);
+        let w = tri.map(|v| shaded.positions[v][3]);
+        let z = tri.map(|v| {
+            let p = shaded.positions[v];
+            p[2] / p[3] * 0.5 + 0.5
+        });
+        let bary = |lane: usize| quads[lane / 4].bary[lane % 4];
+        // Perspective-correct weights of vertices 1 and 2.
+        let persp: Vec<[f32; 2]> = (0..lanes)
+            .map(|lane| {
+                let b = bary(lane);
+                let p = [b[0] / w[0], b[1] / w[1], b[2] / w[2]];
+                let sum = p[0] + p[1] + p[2];
+                [(p[1] / sum) as f32, (p[2] / sum) as f32]
+            })
+            .collect();
+        for (i, var) in module.variables.iter().enumerate() {
+            let id = VarId(i as u32);
+            match (var.mode, var.name.as_str()) {
+                (VarMode::ShaderIn, name) => {
+                    let Some((_, value)) = shaded.varyings.iter().find(|(n, _)| n == name) else {
+                        continue;
+                    };
+                    inv.set(id, interpolate(value, tri, &persp));
+                }
+                (VarMode::SystemValue, "gl_FragCoord") => {
+                    let coord = |f: &dyn Fn(usize) -> f64| {
+                        Lanes::Float((0..lanes).map(|l| f64::from(f(l) as f32)).collect())
+                    };
+                    let x = coord(&|l| f64::from(quads[l / 4].x + (l % 4) as u32 % 2) + 0.5);
+                    let y = coord(&|l| f64::from(quads[l / 4].y + (l % 4) as u32 / 2) + 0.5);
+                    let zc = coord(&|l| {
+                        let b = bary(l);
+                        z[0] * b[0] + z[1] * b[1] + z[2] * b[2]
+                    });
+                    let wc = coord(&|l| {
+                        let b = bary(l);
+                        b[0] / w[0] + b[1] / w[1] + b[2] / w[2]
+                    });
+                    inv.set(id, vec![x, y, zc, wc]);
+                }
+                (VarMode::SystemValue, "gl_FrontFacing") => {
+                    inv.set(id, vec![Lanes::Bool(vec![front])]);
+                }
+                _ => {}
+            }
+        }
+        inv.run(MAX_STEPS)
+            .map_err(|e| Stop::error(format!("fragment shader: {e}")))?;
+        let color = inv.get(output).cloned().unwrap_or_default();
+        let killed = inv.killed();
+        Ok((0..lanes)
+            .map(|lane| {
+                if killed.get(lane).copied().unwrap_or(false) {
+                    return None;
+                }
+                Some([0, 1, 2, 3].map(|c| match color.get(c) {
+                    Some(Lanes::Float(x)) => {
+                        self.domain.to_f64(halfcheck_compiler::exec::value::at(x, lane)) as f32
+                    }
+                    _ => 0.0,
+                }))
+            })
+            .collect())
+    }
+}
+
+/// Interpolates a per-vertex value over a triangle's lanes.
+fn interpolate(value: &Value<f64>, tri: [usize; 3], persp: &[[f32; 2]]) -> Value<f64> {
+    value
+        .iter()
+        .map(|lanes| match lanes {
+            Lanes::Float(v) => {
+                let at = |i: usize| halfcheck_compiler::exec::value::at(v, i) as f32;
+                let (a, b, c) = (at(tri[0]), at(tri[1]), at(tri[2]));
+                if a == b && b == c {
+                    return Lanes::Float(vec![f64::from(a)]);
+                }
+                Lanes::Float(
+                    persp
+                        .iter()
+                        .map(|p| f64::from(a + (b - a) * p[0] + (c - a) * p[1]))
+                        .collect(),
+                )
+            }
+            other => other.lane(tri[2]),
+        })
+        .collect()
+}
+
+/// The fragment shader's colour output: a user `out` (location 0 or the first), else
+/// `gl_FragData` when written, else `gl_FragColor`.
+fn output_var(module: &Module) -> Result<VarId, Stop> {
+    let outs: Vec<(usize, &halfcheck_compiler::ir::Variable)> = module
+        .variables
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.mode == VarMode::ShaderOut && !v.builtin)
+        .collect();
+    if let Some((i, _)) = outs
+        .iter()
+        .find(|(_, v)| v.location == Some(0))
+        .or_else(|| outs.first())
+    {
+        return Ok(VarId(*i as u32));
+    }
+    let uses_data = halfcheck_compiler::ir::dump::to_sexpr(module).contains("gl_FragData");
+    let name = if uses_data { "gl_FragData" } else { "gl_FragColor" };
+    find_var(module, name, VarMode::ShaderOut)
+        .ok_or_else(|| Stop::fail("the fragment shader has no colour output"))
+}
+
+/// The location of every vertex input: its `layout(location)`, else the one piglit's bound
+/// attributes (`piglit_vertex` 0, `piglit_texcoord` 1) leave free, in declaration order, as
+/// the linker gives them.
+fn attribute_locations(module: &Module, attributes: &[Attribute]) -> BTreeMap<VarId, u32> {
+    let inputs: Vec<(VarId, &halfcheck_compiler::ir::Variable)> = module
+        .variables
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.mode == VarMode::ShaderIn && !v.builtin)
+        .map(|(i, v)| (VarId(i as u32), v))
+        .collect();
+    let mut taken: Vec<u32> = inputs
+        .iter()
+        .filter_map(|(_, v)| {
+            let bound = attributes
+                .iter()
+                .find(|a| a.name == v.name)
+                .and_then(|a| a.location);
+            v.location.and_then(|l| u32::try_from(l).ok()).or(bound)
+        })
+        .collect();
+    let mut out = BTreeMap::new();
+    for (id, var) in inputs {
+        if let Some(l) = var.location.and_then(|l| u32::try_from(l).ok()) {
+            out.insert(id, l);
+        } else if !attributes.iter().any(|a| a.name == var.name) {
+            let free = (0..).find(|l| !taken.contains(l)).unwrap_or(0);
+            taken.push(free);
+            out.insert(id, free);
+        }
+    }
+    out
+}
+
+/// Vertex index triples of the triangles.
+fn assemble(topology: Topology, count: usize) -> Vec<[usize; 3]> {
+    match topology {
+        Topology::List => (0..count / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect(),
+        Topology::Strip => (0..count.saturating_sub(2))
+            .map(|i| {
+                if i % 2 == 0 {
+                    [i, i + 1, i + 2]
+                } else {
+                    [i + 1, i, i + 2]
+                }
+            })
+            .collect(),
+        Topology::Fan => (1..count.saturating_sub(1)).map(|i| [0, i, i + 1]).collect(),
+    }
+}
+
+/// The viewport transform of a triangle; `None` when a vertex is behind the eye (w <= 0),
+/// which would need clipping.
+fn window_vertices(
+    positions: &[[f64; 4]],
+    tri: [usize; 3],
+    fb: &Framebuffer,
+) -> Option<[WindowVertex; 3]> {
+    let mut out = [WindowVertex {
+        x: 0.0,
+        y: 0.0,
+        z: 0.0,
+        w: 1.0,
+    }; 3];
+    for (slot, &v) in out.iter_mut().zip(&tri) {
+        let p = positions.get(v)?;
+        if p[3] <= 0.0 || !p[3].is_finite() {
+            return None;
+        }
+        *slot = WindowVertex {
+            x: (p[0] / p[3] + 1.0) * f64::from(fb.width) / 2.0,
+            y: (p[1] / p[3] + 1.0) * f64::from(fb.height) / 2.0,
+            z: p[2] / p[3] * 0.5 + 0.5,
+            w: p[3],
+        };
+    }
+    Some(out)
+}

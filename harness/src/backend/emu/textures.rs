@@ -1,0 +1,252 @@
+//! Piglit's generated textures in software, and sampling them.
+//!
+//! Texels are piglit's 8-bit RGBA (shared with the GL backend), read as `b / 255` in binary32.
+//! `texture rgbw`/`checkerboard` set piglit's defaults (NEAREST, clamp to edge) and make their
+//! unit the active one, which `texparameter` then changes. Filtering: nearest or bilinear on
+//! the level the level of detail picks (a mipmapped minification filter with missing levels
+//! makes the texture incomplete: black). Wrap modes: clamp to edge, repeat, mirrored repeat.
+
+use super::Stop;
+use crate::backend::piglit::textures as piglit;
+use crate::shader_test::{TextureCheckerboard, TextureRgbw};
+use std::collections::BTreeMap;
+
+/// How a coordinate outside [0, 1] wraps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wrap {
+    ClampToEdge,
+    Repeat,
+    MirroredRepeat,
+}
+
+/// A texture filter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Filter {
+    Nearest,
+    Linear,
+    /// A mipmapped filter: the filter within a level.
+    Mipmap(bool),
+}
+
+/// One level: RGBA floats, row 0 at t = 0.
+#[derive(Debug, Clone)]
+struct Level {
+    width: u32,
+    height: u32,
+    texels: Vec<[f32; 4]>,
+}
+
+/// A 2D texture and its sampler state.
+#[derive(Debug, Clone)]
+struct Texture {
+    levels: BTreeMap<u32, Level>,
+    min: Filter,
+    mag: Filter,
+    wrap_s: Wrap,
+    wrap_t: Wrap,
+}
+
+/// The textures a test created, by unit, and the unit `texparameter` changes.
+#[derive(Default)]
+pub struct Units {
+    units: BTreeMap<u32, Texture>,
+    active: u32,
+}
+
+fn texels(bytes: &[u8]) -> Vec<[f32; 4]> {
+    bytes
+        .chunks_exact(4)
+        .map(|b| [0, 1, 2, 3].map(|c| f32::from(b[c]) / 255.0))
+        .collect()
+}
+
+fn checked(width: u32, height: u32) -> Result<(), Stop> {
+    let fits = |v: u32| (1..=16384).contains(&v);
+    if fits(width) && fits(height) {
+        Ok(())
+    } else {
+        Err(Stop::fail(format!(
+            "texture size {width}x{height} is out of range"
+        )))
+    }
+}
+
+impl Units {
+    /// `texture rgbw UNIT (w, h) [FORMAT]`.
+    pub fn rgbw(&mut self, command: &TextureRgbw) -> Result<(), Stop> {
+        match command.format.as_deref() {
+            None | Some("GL_RGBA") | Some("GL_RGBA8") => {}
+            Some(other) => {
+                return Err(Stop::skip(format!(
+                    "the emulator has no texture format {other}"
+                )))
+            }
+        }
+        checked(command.width, command.height)?;
+        let (w, h) = (command.width as usize, command.height as usize);
+        let level = Level {
+            width: command.width,
+            height: command.height,
+            texels: texels(&piglit::rgbw(w, h)),
+        };
+        self.create(command.unit, 0, level);
+        Ok(())
+    }
+
+    /// `texture checkerboard UNIT LEVEL (w, h) (color1) (color2)`.
+    pub fn checkerboard(&mut self, command: &TextureCheckerboard) -> Result<(), Stop> {
+        checked(command.width, command.height)?;
+        let level = Level {
+            width: command.width,
+            height: command.height,
+            texels: texels(&piglit::checkerboard(command)),
+        };
+        self.create(command.unit, command.level, level);
+        Ok(())
+    }
+
+    fn create(&mut self, unit: u32, level: u32, image: Level) {
+        let texture = Texture {
+            levels: BTreeMap::from([(level, image)]),
+            min: Filter::Nearest,
+            mag: Filter::Nearest,
+            wrap_s: Wrap::ClampToEdge,
+            wrap_t: Wrap::ClampToEdge,
+        };
+        self.units.insert(unit, texture);
+        self.active = unit;
+    }
+
+    /// `texparameter 2D PARAMETER VALUE` on the active unit's texture.
+    pub fn parameter(&mut self, target: &str, parameter: &str, value: &str) -> Result<(), Stop> {
+        if target != "2D" {
+            return Err(Stop::skip(format!(
+                "the emulator has no {target} textures"
+            )));
+        }
+        let bad = || Stop::fail(format!("bad {parameter} value: {value}"));
+        let Some(texture) = self.units.get_mut(&self.active) else {
+            return Ok(());
+        };
+        let wrap = |v: &str| match v {
+            "clamp_to_edge" => Ok(Wrap::ClampToEdge),
+            "repeat" => Ok(Wrap::Repeat),
+            "mirrored_repeat" => Ok(Wrap::MirroredRepeat),
+            "clamp_to_border" => Err(Stop::skip("the emulator has no border colour")),
+            _ => Err(bad()),
+        };
+        match parameter {
+            "min" | "mag" => {
+                let filter = match value {
+                    "nearest" => Filter::Nearest,
+                    "linear" => Filter::Linear,
+                    "nearest_mipmap_nearest" | "nearest_mipmap_linear" if parameter == "min" => {
+                        Filter::Mipmap(false)
+                    }
+                    "linear_mipmap_nearest" | "linear_mipmap_linear" if parameter == "min" => {
+                        Filter::Mipmap(true)
+                    }
+                    _ => return Err(bad()),
+                };
+                if parameter == "min" {
+                    texture.min = filter;
+                } else {
+                    texture.mag = filter;
+                }
+            }
+            "wrap_s" => texture.wrap_s = wrap(value)?,
+            "wrap_t" => texture.wrap_t = wrap(value)?,
+            "max_level" | "base_level" => {}
+            other => {
+                return Err(Stop::skip(format!(
+                    "the emulator has no texture parameter {other}"
+                )))
+            }
+        }
+        Ok(())
+    }
+}
+
+fn wrap_index(i: i64, size: u32, wrap: Wrap) -> usize {
+    let n = i64::from(size.max(1));
+    let w = match wrap {
+        Wrap::ClampToEdge => i.clamp(0, n - 1),
+        Wrap::Repeat => i.rem_euclid(n),
+        Wrap::MirroredRepeat => {
+            let m = i.rem_euclid(2 * n);
+            if m < n {
+                m
+            } else {
+                2 * n - 1 - m
+            }
+        }
+    };
+    w as usize
+}
+
+impl Level {
+    fn texel(&self, x: i64, y: i64, texture: &Texture) -> [f32; 4] {
+        let x = wrap_index(x, self.width, texture.wrap_s);
+        let y = wrap_index(y, self.height, texture.wrap_t);
+        self.texels
+            .get(y * self.width as usize + x)
+            .copied()
+            .unwrap_or([0.0, 0.0, 0.0, 1.0])
+    }
+
+    fn sample(&self, coord: [f32; 2], linear: bool, texture: &Texture) -> [f32; 4] {
+        let u = coord[0] * self.width as f32;
+        let v = coord[1] * self.height as f32;
+        if !linear {
+            return self.texel(u.floor() as i64, v.floor() as i64, texture);
+        }
+        let (u, v) = (u - 0.5, v - 0.5);
+        let (x0, y0) = (u.floor(), v.floor());
+        let (a, b) = (u - x0, v - y0);
+        let (x0, y0) = (x0 as i64, y0 as i64);
+        let t00 = self.texel(x0, y0, texture);
+        let t10 = self.texel(x0 + 1, y0, texture);
+        let t01 = self.texel(x0, y0 + 1, texture);
+        let t11 = self.texel(x0 + 1, y0 + 1, texture);
+        [0, 1, 2, 3].map(|c| {
+            let bottom = t00[c] + a * (t10[c] - t00[c]);
+            let top = t01[c] + a * (t11[c] - t01[c]);
+            bottom + b * (top - bottom)
+        })
+    }
+}
+
+impl halfcheck_compiler::exec::Textures for Units {
+    fn sample(&self, unit: i64, coord: [f32; 2], lod: f32) -> Option<[f32; 4]> {
+        let texture = self.units.get(&u32::try_from(unit).ok()?)?;
+        let minifying = lod > 0.0;
+        let filter = if minifying { texture.min } else { texture.mag };
+        let level = match filter {
+            Filter::Mipmap(_) => lod.max(0.0).round() as u32,
+            _ => 0,
+        };
+        let image = texture.levels.get(&level).or_else(|| {
+            let top = texture.levels.keys().next_back()?;
+            texture.levels.get(top).filter(|_| *top < level)
+        })?;
+        if matches!(filter, Filter::Mipmap(_)) && texture.levels.len() < 2 {
+            return Some([0.0, 0.0, 0.0, 1.0]);
+        }
+        let linear = matches!(filter, Filter::Linear | Filter::Mipmap(true));
+        Some(image.sample(coord, linear, texture))
+    }
+
+    fn fetch(&self, unit: i64, texel: [i64; 2], level: i64) -> Option<[f32; 4]> {
+        let texture = self.units.get(&u32::try_from(unit).ok()?)?;
+        let image = texture.levels.get(&u32::try_from(level).ok()?)?;
+        let inside = (0..i64::from(image.width)).contains(&texel[0])
+            && (0..i64::from(image.height)).contains(&texel[1]);
+        inside.then(|| image.texel(texel[0], texel[1], texture))
+    }
+
+    fn size(&self, unit: i64, level: i64) -> Option<[i64; 2]> {
+        let texture = self.units.get(&u32::try_from(unit).ok()?)?;
+        let image = texture.levels.get(&u32::try_from(level).ok()?)?;
+        Some([i64::from(image.width), i64::from(image.height)])
+    }
+}

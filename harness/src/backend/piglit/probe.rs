@@ -1,0 +1,197 @@
+//! Probes as piglit judges them: the region a probe reads (piglit's float-to-int truncation),
+//! the 8-bit view of a float, and the pass/fail verdict with per-channel tolerance.
+//!
+//! Piglit on GL ES reads `GL_UNSIGNED_BYTE`, turns each byte into `b / 255.0f` and fails a
+//! pixel when `|observed - expected| > tolerance` for any probed channel (all in `float`),
+//! with a default tolerance of 0.01 per channel. A backend with exact floats records them and
+//! judges what an RGBA8 framebuffer would have held: clamp to [0, 1], round to nearest (even)
+//! of `x * 255`. Rect and `all` probes report the first failing pixel, else the first pixel.
+
+use crate::results::ProbeResult;
+use crate::shader_test::{Probe, ProbeRegion};
+
+/// Piglit's default per-channel tolerance.
+pub const DEFAULT_TOLERANCE: [f64; 4] = [0.01; 4];
+
+/// A pixel rectangle `x y w h` inside the framebuffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Region {
+    /// Left column.
+    pub x: u32,
+    /// Bottom row.
+    pub y: u32,
+    /// Width in pixels (at least 1).
+    pub w: u32,
+    /// Height in pixels (at least 1).
+    pub h: u32,
+}
+
+/// The region `probe` reads in a `width` x `height` framebuffer, or why it cannot run (too
+/// few expected values, a region outside the framebuffer), in piglit's words.
+pub fn region(probe: &Probe, width: u32, height: u32) -> Result<Region, String> {
+    let channels = usize::from(probe.channels).clamp(1, 4);
+    if probe.expected.len() < channels {
+        return Err(format!(
+            "probe expects {channels} values, got {}",
+            probe.expected.len()
+        ));
+    }
+    let (x, y, w, h) = raw_region(probe, width, height);
+    let inside = x >= 0
+        && y >= 0
+        && w > 0
+        && h > 0
+        && x + w <= i64::from(width)
+        && y + h <= i64::from(height);
+    if !inside {
+        return Err(format!(
+            "probe region ({x}, {y}, {w}, {h}) is outside the {width}x{height} framebuffer"
+        ));
+    }
+    Ok(Region {
+        x: x as u32,
+        y: y as u32,
+        w: w as u32,
+        h: h as u32,
+    })
+}
+
+/// The pixel rectangle a probe names, with piglit's float-to-int truncation.
+fn raw_region(probe: &Probe, width: u32, height: u32) -> (i64, i64, i64, i64) {
+    let (fw, fh) = (width as f32, height as f32);
+    match (probe.region, probe.relative) {
+        (ProbeRegion::All, _) => (0, 0, i64::from(width), i64::from(height)),
+        (ProbeRegion::Point([x, y]), false) => (x as f32 as i64, y as f32 as i64, 1, 1),
+        (ProbeRegion::Point([x, y]), true) => {
+            let px = ((x as f32 * fw) as i64).min(i64::from(width) - 1);
+            let py = ((y as f32 * fh) as i64).min(i64::from(height) - 1);
+            (px, py, 1, 1)
+        }
+        (ProbeRegion::Rect([x, y, w, h]), false) => (x as i64, y as i64, w as i64, h as i64),
+        (ProbeRegion::Rect([x, y, w, h]), true) => (
+            (x as f32 * fw) as i64,
+            (y as f32 * fh) as i64,
+            (w as f32 * fw) as i64,
+            (h as f32 * fh) as i64,
+        ),
+    }
+}
+
+/// Judges the RGBA `pixels` (row by row, bottom row first) read from `region`. `float_target`
+/// says they are exact floats (judged on their 8-bit view) rather than already 8-bit values.
+pub fn judge(
+    probe: &Probe,
+    line: usize,
+    tolerance: &[f64; 4],
+    region: Region,
+    pixels: &[f32],
+    float_target: bool,
+) -> ProbeResult {
+    let channels = usize::from(probe.channels).clamp(1, 4);
+    let expected: Vec<f32> = probe
+        .expected
+        .iter()
+        .take(channels)
+        .map(|&e| e as f32)
+        .collect();
+    let view = |p: &[f32]| -> Vec<f32> {
+        p.iter()
+            .take(channels)
+            .map(|&v| if float_target { unorm8(v) } else { v })
+            .collect()
+    };
+    let fails = |p: &[f32]| {
+        view(p)
+            .iter()
+            .zip(&expected)
+            .zip(tolerance)
+            .any(|((o, e), t)| (o - e).abs() > *t as f32)
+    };
+    let chunks: Vec<&[f32]> = pixels.chunks_exact(4).collect();
+    let failing = chunks.iter().position(|p| fails(p));
+    let index = failing.unwrap_or(0);
+    let pixel = chunks.get(index).copied().unwrap_or(&[0.0; 4]);
+    let observed: Vec<f32> = pixel.iter().take(channels).copied().collect();
+    let w = region.w.max(1) as usize;
+    ProbeResult {
+        line,
+        pixel: [
+            region.x + (index % w) as u32,
+            region.y + (index / w) as u32,
+        ],
+        expected: probe.expected.iter().take(channels).copied().collect(),
+        tolerance: tolerance[..channels].to_vec(),
+        observed_bits: observed
+            .iter()
+            .map(|v| format!("0x{:08x}", v.to_bits()))
+            .collect(),
+        observed_unorm8: view(pixel).into_iter().map(f64::from).collect(),
+        observed,
+        pass: failing.is_none(),
+        channels: Vec::new(),
+    }
+}
+
+/// The reason a failed probe gives, as the backends report it.
+pub fn failure_reason(result: &ProbeResult) -> String {
+    format!(
+        "probe at line {} failed at ({}, {}): expected {:?}, observed {:?} (exact {:?})",
+        result.line,
+        result.pixel[0],
+        result.pixel[1],
+        result.expected,
+        result.observed_unorm8,
+        result.observed
+    )
+}
+
+/// What an 8-bit UNORM channel holds after storing `value`, as piglit reads it back.
+pub fn unorm8(value: f32) -> f32 {
+    let clamped = if value.is_nan() {
+        0.0
+    } else {
+        value.clamp(0.0, 1.0)
+    };
+    (clamped * 255.0).round_ties_even() / 255.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unorm8_clamps_and_rounds_like_an_rgba8_framebuffer() {
+        assert_eq!(unorm8(0.25), 64.0 / 255.0);
+        assert_eq!(unorm8(0.333_251_95), 85.0 / 255.0);
+        assert_eq!(unorm8(-1.0), 0.0);
+        assert_eq!(unorm8(7.0), 1.0);
+        assert_eq!(unorm8(f32::NAN), 0.0);
+    }
+
+    #[test]
+    fn relative_probes_truncate_and_clamp_like_piglit() {
+        let probe = Probe {
+            region: ProbeRegion::Point([1.0, 0.5]),
+            relative: true,
+            channels: 4,
+            integer: false,
+            warn_only: false,
+            expected: vec![0.0; 4],
+        };
+        let r = region(&probe, 250, 250).unwrap();
+        assert_eq!((r.x, r.y, r.w, r.h), (249, 125, 1, 1));
+    }
+
+    #[test]
+    fn a_probe_outside_the_framebuffer_is_refused() {
+        let probe = Probe {
+            region: ProbeRegion::Rect([240.0, 0.0, 20.0, 1.0]),
+            relative: false,
+            channels: 3,
+            integer: false,
+            warn_only: false,
+            expected: vec![0.0; 3],
+        };
+        assert!(region(&probe, 250, 250).is_err());
+    }
+}
