@@ -14,6 +14,7 @@
 //! assert_eq!(unit.items.len(), 2);
 //! ```
 
+pub mod analysis;
 pub mod exec;
 pub mod front;
 pub mod ir;
