@@ -65,6 +65,9 @@ fn every_binary16_square_root_is_correctly_rounded() {
     let d = Rounding::new(Mode::Mediump);
     for bits in 0..=u16::MAX {
         let x = value(bits);
-        assert!(same(d.unary(Unary::Sqrt, x, Width::Half), reference(x.sqrt())), "{bits:#06x}");
+        assert!(
+            same(d.unary(Unary::Sqrt, x, Width::Half), reference(x.sqrt())),
+            "{bits:#06x}"
+        );
     }
 }

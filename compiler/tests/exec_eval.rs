@@ -1,6 +1,8 @@
 //! The emulator runs compiled shaders: each test names the precision rule it pins down.
 
-use halfcheck_compiler::exec::{find_var, Arrangement, Invocation, Lanes, Mode, NoTextures, Rounding};
+use halfcheck_compiler::exec::{
+    find_var, Arrangement, Invocation, Lanes, Mode, NoTextures, Rounding,
+};
 use halfcheck_compiler::ir::{Module, VarMode};
 use halfcheck_compiler::{compile, CompileOptions, Stage};
 

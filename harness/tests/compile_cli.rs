@@ -33,10 +33,16 @@ fn a_shader_test_fragment_section_is_lowered() {
     let file = anchor("igalia-mediump/glsl-es-1.00/linker/mediump/simple-mult.shader_test");
     let (ok, out, err) = halfcheck(&["compile", &file, "--dump-ir"]);
     assert!(ok, "{err}");
-    assert!(out.contains("(expression float16_t * (expression float16_t f2fmp (var_ref thing_x) )"), "{out}");
+    assert!(
+        out.contains("(expression float16_t * (expression float16_t f2fmp (var_ref thing_x) )"),
+        "{out}"
+    );
     let (ok, fin, err) = halfcheck(&["compile", &file, "--dump-ir", "--final"]);
     assert!(ok, "{err}");
-    assert!(fin.contains("(expression float * (var_ref thing_x) (var_ref thing_y) )"), "{fin}");
+    assert!(
+        fin.contains("(expression float * (var_ref thing_x) (var_ref thing_y) )"),
+        "{fin}"
+    );
     let (ok, plain, err) = halfcheck(&["compile", &file, "--dump-ir", "--no-lower"]);
     assert!(ok, "{err}");
     assert!(!plain.contains("float16_t"), "{plain}");
@@ -80,5 +86,8 @@ fn errors_name_the_line_of_the_shader_test_file() {
     let file = file.to_string_lossy().into_owned();
     let (ok, _, err) = halfcheck(&["compile", &file, "--dump-ir"]);
     assert!(!ok);
-    assert!(err.contains(":8:28: error: undeclared identifier 'missing'"), "{err}");
+    assert!(
+        err.contains(":8:28: error: undeclared identifier 'missing'"),
+        "{err}"
+    );
 }

@@ -33,7 +33,9 @@ fn is_lowered(path: &Path) -> bool {
 /// Runs every anchor on the driver this process got and checks what that driver must do.
 #[test]
 fn mediump_anchors_pass_or_fail_as_the_driver_lowers() {
-    let Some(mut backend) = gl_backend() else { return };
+    let Some(mut backend) = gl_backend() else {
+        return;
+    };
     let renderer = backend.run_info().renderer;
     println!("renderer: {renderer}");
     let lowers = if renderer.starts_with("llvmpipe") {
@@ -73,7 +75,9 @@ fn mediump_anchors_pass_or_fail_as_the_driver_lowers() {
 /// The exact green channel of `mediump_div_lowered`: fp16(1/3) * 1024 has fraction 0.25.
 #[test]
 fn mediump_div_lowered_reads_back_the_exact_float() {
-    let Some(mut backend) = gl_backend() else { return };
+    let Some(mut backend) = gl_backend() else {
+        return;
+    };
     let renderer = backend.run_info().renderer;
     let path = anchors().join("glsl-es-1.00/execution/mediump_div_lowered.shader_test");
     let test = parse_file(&path).unwrap_or_else(|e| panic!("{e}"));

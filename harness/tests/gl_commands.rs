@@ -18,7 +18,9 @@ fn run(backend: &mut GlBackend, text: &str) -> TestResult {
 
 #[test]
 fn a_shader_that_does_not_compile_fails_with_its_log() {
-    let Some(mut backend) = gl_backend() else { return };
+    let Some(mut backend) = gl_backend() else {
+        return;
+    };
     let result = run(
         &mut backend,
         "[require]\nGL ES >= 2.0\nGLSL ES >= 1.00\n[vertex shader passthrough]\n\
@@ -41,7 +43,9 @@ fn a_shader_that_does_not_compile_fails_with_its_log() {
 
 #[test]
 fn an_unsupported_command_skips_before_anything_runs() {
-    let Some(mut backend) = gl_backend() else { return };
+    let Some(mut backend) = gl_backend() else {
+        return;
+    };
     let text = "[require]\nGL ES >= 2.0\nGLSL ES >= 1.00\n[vertex shader passthrough]\n\
                 [fragment shader]\nvoid main() { gl_FragColor = vec4(1.0); }\n\
                 [test]\ndraw rect -1 -1 2 2\nprobe all rgba 1 1 1 1\n";
@@ -64,7 +68,9 @@ fn an_unsupported_command_skips_before_anything_runs() {
 
 #[test]
 fn desktop_gl_tests_skip() {
-    let Some(mut backend) = gl_backend() else { return };
+    let Some(mut backend) = gl_backend() else {
+        return;
+    };
     let result = run(&mut backend, "[require]\nGLSL >= 1.30\n[test]\n");
     assert_eq!(result.status, Status::Skip);
     assert_eq!(result.reason.as_deref(), Some("needs desktop GL"));
@@ -72,7 +78,9 @@ fn desktop_gl_tests_skip() {
 
 #[test]
 fn uniform_array_elements_and_struct_members_are_set_by_full_name() {
-    let Some(mut backend) = gl_backend() else { return };
+    let Some(mut backend) = gl_backend() else {
+        return;
+    };
     let result = run(
         &mut backend,
         "[require]\nGL ES >= 2.0\nGLSL ES >= 1.00\n[vertex shader passthrough]\n\
@@ -88,7 +96,9 @@ fn uniform_array_elements_and_struct_members_are_set_by_full_name() {
 
 #[test]
 fn texture_rgbw_has_piglits_quadrants() {
-    let Some(mut backend) = gl_backend() else { return };
+    let Some(mut backend) = gl_backend() else {
+        return;
+    };
     let result = run(
         &mut backend,
         "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\
@@ -109,7 +119,9 @@ fn texture_rgbw_has_piglits_quadrants() {
 
 #[test]
 fn a_failing_probe_reports_the_first_bad_pixel_and_the_next_test_starts_clean() {
-    let Some(mut backend) = gl_backend() else { return };
+    let Some(mut backend) = gl_backend() else {
+        return;
+    };
     let result = run(
         &mut backend,
         "[require]\nGL ES >= 2.0\nGLSL ES >= 1.00\n[vertex shader passthrough]\n\
@@ -133,7 +145,9 @@ fn a_failing_probe_reports_the_first_bad_pixel_and_the_next_test_starts_clean() 
 
 #[test]
 fn atomic_counter_buffers_start_at_zero_and_take_the_values_set() {
-    let Some(mut backend) = gl_backend() else { return };
+    let Some(mut backend) = gl_backend() else {
+        return;
+    };
     // `atomic counters 1` is binding 0; counter 1 of binding 1 is set to 9 (offset 4).
     let result = run(
         &mut backend,
@@ -168,7 +182,9 @@ fn atomic_counter_buffers_start_at_zero_and_take_the_values_set() {
 
 #[test]
 fn fb_draw_and_read_winsys_split_the_bindings_and_blit_copies_read_to_draw() {
-    let Some(mut backend) = gl_backend() else { return };
+    let Some(mut backend) = gl_backend() else {
+        return;
+    };
     let result = run(
         &mut backend,
         "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n[vertex shader passthrough]\n\
@@ -205,7 +221,9 @@ fn blit_needs_a_buffer_and_a_filter() {
 
 #[test]
 fn fbfetch_barrier_orders_noncoherent_framebuffer_fetch() {
-    let Some(mut backend) = gl_backend() else { return };
+    let Some(mut backend) = gl_backend() else {
+        return;
+    };
     let result = run(
         &mut backend,
         "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\nGL_EXT_shader_framebuffer_fetch_non_coherent\n\
@@ -230,7 +248,9 @@ fn fbfetch_barrier_orders_noncoherent_framebuffer_fetch() {
 
 #[test]
 fn the_framebuffer_fetch_discards_samples_limit_can_be_required() {
-    let Some(mut backend) = gl_backend() else { return };
+    let Some(mut backend) = gl_backend() else {
+        return;
+    };
     let result = run(
         &mut backend,
         "[require]\nGL ES >= 3.0\nGLSL ES >= 1.00\nGL_EXT_shader_framebuffer_fetch\n\

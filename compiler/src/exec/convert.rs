@@ -48,11 +48,11 @@ impl<D: Domain> Invocation<'_, D> {
                 })
                 .collect()
         };
-        let float = |x: f64| One::F(d.convert(d.from_f64(x), width));
+        let float = |x: f64| One::F(d.convert(d.constant(x), width));
         let int = |x: i64| One::I(wrap(x, base, lowers));
         match op {
             Op::F2i | Op::F2u => floats(&|x| {
-                let t = d.to_f64(x).trunc();
+                let t = d.representative(x).trunc();
                 int(if op == Op::F2i {
                     i64::from(t as i32)
                 } else {
@@ -60,14 +60,14 @@ impl<D: Domain> Invocation<'_, D> {
                 })
             }),
             Op::I2f | Op::U2f => ints(&|x| float(x as f64)),
-            Op::F2b | Op::F162b => floats(&|x| One::B(d.to_f64(x) != 0.0)),
+            Op::F2b | Op::F162b => floats(&|x| One::B(d.representative(x) != 0.0)),
             Op::B2f | Op::B2f16 => bools(&|x| float(f64::from(u8::from(x)))),
             Op::I2b => ints(&|x| One::B(x != 0)),
             Op::B2i => bools(&|x| int(i64::from(x))),
             Op::I2u | Op::U2i | Op::I2imp | Op::U2ump | Op::I2i | Op::U2u => ints(&|x| int(x)),
             Op::I2i64 | Op::U2u64 => ints(&|x| One::I(x)),
             Op::BitcastF2i | Op::BitcastF2u => floats(&|x| {
-                let bits = (d.to_f64(x) as f32).to_bits();
+                let bits = (d.representative(x) as f32).to_bits();
                 int(i64::from(bits))
             }),
             Op::BitcastI2f | Op::BitcastU2f => {
@@ -88,7 +88,7 @@ impl<D: Domain> Invocation<'_, D> {
             Op::PackHalf2x16 | Op::PackSnorm2x16 | Op::PackUnorm2x16 => {
                 let parts: Vec<Vec<f32>> = a
                     .iter()
-                    .map(|l| l.floats().map(|v| map1(v, |x| d.to_f64(x) as f32)))
+                    .map(|l| l.floats().map(|v| map1(v, |x| d.representative(x) as f32)))
                     .collect::<Option<_>>()
                     .map_or_else(|| bad(e, op), Ok)?;
                 let [x, y] = parts.as_slice() else {
@@ -109,7 +109,7 @@ impl<D: Domain> Invocation<'_, D> {
             Op::PackSnorm4x8 | Op::PackUnorm4x8 => {
                 let parts: Vec<Vec<f32>> = a
                     .iter()
-                    .map(|l| l.floats().map(|v| map1(v, |x| d.to_f64(x) as f32)))
+                    .map(|l| l.floats().map(|v| map1(v, |x| d.representative(x) as f32)))
                     .collect::<Option<_>>()
                     .map_or_else(|| bad(e, op), Ok)?;
                 if parts.len() != 4 {
@@ -160,7 +160,7 @@ impl<D: Domain> Invocation<'_, D> {
                                 }
                                 _ => f32::from(part as u8) / 255.0,
                             };
-                            d.from_f64(f64::from(value))
+                            d.constant(f64::from(value))
                         }))
                     })
                     .collect())
@@ -185,7 +185,7 @@ impl<D: Domain> Invocation<'_, D> {
                 })
             }),
             Op::FrexpSig | Op::FrexpExp => floats(&|x| {
-                let v = d.to_f64(x);
+                let v = d.representative(x);
                 let (sig, exp) = frexp(v);
                 if op == Op::FrexpSig {
                     float(sig)

@@ -122,7 +122,7 @@ pub enum Compare {
 ///
 /// Every operation gets the [`Width`] of its IR result type; what a width means is the
 /// domain's business (the `highp` mode computes both in binary32). Values enter as exact
-/// `f64`s ([`Domain::from_f64`]) and leave as a representative `f64` ([`Domain::to_f64`]).
+/// `f64`s ([`Domain::constant`]) and leave as a representative `f64` ([`Domain::representative`]).
 pub trait Domain: Sync {
     /// One float value.
     type F: Copy + Send + Sync + std::fmt::Debug + PartialEq;
@@ -130,9 +130,9 @@ pub trait Domain: Sync {
     /// Whether 16-bit integer types wrap at 16 bits (false: they behave as 32-bit).
     fn lowers_ints(&self) -> bool;
     /// The value `x` (exactly representable: a binary32 or binary16 value).
-    fn from_f64(&self, x: f64) -> Self::F;
+    fn constant(&self, x: f64) -> Self::F;
     /// A representative value (the value itself for point domains).
-    fn to_f64(&self, x: Self::F) -> f64;
+    fn representative(&self, x: Self::F) -> f64;
     /// `x` converted to `width`, rounding to nearest even (`f2fmp`, `f162f`).
     fn convert(&self, x: Self::F, width: Width) -> Self::F;
     /// `x` converted to `width`, rounding toward zero (texels entering binary16).
@@ -224,11 +224,21 @@ impl Rounding {
     }
 
     /// `x` rounded to what `width` holds.
-    fn round(&self, x: f64, width: Option<Width>) -> f64 {
+    pub(super) fn round(&self, x: f64, width: Option<Width>) -> f64 {
         match width {
             None => x,
             Some(Width::Single) => self.flush(f64::from(x as f32)),
-            Some(Width::Half) => f64::from(f16::from_f64(x).to_f32()),
+            Some(Width::Half) => {
+                // Through binary32 when that is exact (the usual case: one hardware
+                // conversion), else straight from binary64 to avoid double rounding.
+                let single = x as f32;
+                let h = if f64::from(single) == x || x.is_nan() {
+                    f16::from_f32(single)
+                } else {
+                    f16::from_f64(x)
+                };
+                f64::from(h.to_f32())
+            }
         }
     }
 
@@ -241,61 +251,8 @@ impl Rounding {
         }
     }
 
-    /// `exp` and `log` as NIR builds them from `exp2`/`log2`: `exp2(x * log2(e))` and
-    /// `log2(x) * (1 / log2(e))`, the constant and every step at width `w`.
-    fn natural(&self, op: Unary, a: f64, w: Width) -> f64 {
-        let k = |c: f64| self.round(c, Some(w));
-        if op == Unary::Exp {
-            let scaled = self.binary(Binary::Mul, a, k(std::f64::consts::LOG2_E), w);
-            self.unary(Unary::Exp2, scaled, w)
-        } else {
-            let l = self.unary(Unary::Log2, a, w);
-            self.binary(Binary::Mul, l, k(1.0 / std::f64::consts::LOG2_E), w)
-        }
-    }
-
-    /// `sinh`, `cosh`, `tanh` as Mesa's built-in library writes them with `exp`:
-    /// `0.5 * (e^x -+ e^-x)`, and for `tanh` the quotient with x clamped to [-10, 10].
-    fn hyperbolic(&self, op: Unary, a: f64, w: Width) -> f64 {
-        let b = |op, x, y| self.binary(op, x, y, w);
-        let t = if op == Unary::Tanh {
-            b(Binary::Min, b(Binary::Max, a, -10.0), 10.0)
-        } else {
-            a
-        };
-        let up = self.unary(Unary::Exp, t, w);
-        let down = self.unary(Unary::Exp, -t, w);
-        match op {
-            Unary::Sinh => b(Binary::Mul, 0.5, b(Binary::Sub, up, down)),
-            Unary::Cosh => b(Binary::Mul, 0.5, b(Binary::Add, up, down)),
-            _ => b(Binary::Div, b(Binary::Sub, up, down), b(Binary::Add, up, down)),
-        }
-    }
-
-    /// `asinh`, `acosh`, `atanh` as Mesa's built-in library writes them with `log` and
-    /// `sqrt`.
-    fn inverse_hyperbolic(&self, op: Unary, a: f64, w: Width) -> f64 {
-        let b = |op, x, y| self.binary(op, x, y, w);
-        let u = |op, x| self.unary(op, x, w);
-        match op {
-            Unary::Asinh => {
-                let root = u(Unary::Sqrt, b(Binary::Add, b(Binary::Mul, a, a), 1.0));
-                let l = u(Unary::Log, b(Binary::Add, u(Unary::Abs, a), root));
-                b(Binary::Mul, u(Unary::Sign, a), l)
-            }
-            Unary::Acosh => {
-                let root = u(Unary::Sqrt, b(Binary::Sub, b(Binary::Mul, a, a), 1.0));
-                u(Unary::Log, b(Binary::Add, a, root))
-            }
-            _ => {
-                let q = b(Binary::Div, b(Binary::Add, 1.0, a), b(Binary::Sub, 1.0, a));
-                b(Binary::Mul, 0.5, u(Unary::Log, q))
-            }
-        }
-    }
-
     /// An operand as the binary32 unit sees it.
-    fn operand32(&self, x: f64) -> f32 {
+    pub(super) fn operand32(&self, x: f64) -> f32 {
         self.flush(x) as f32
     }
 }
@@ -307,11 +264,11 @@ impl Domain for Rounding {
         self.mode == Mode::Mediump
     }
 
-    fn from_f64(&self, x: f64) -> f64 {
+    fn constant(&self, x: f64) -> f64 {
         x
     }
 
-    fn to_f64(&self, x: f64) -> f64 {
+    fn representative(&self, x: f64) -> f64 {
         x
     }
 
@@ -338,6 +295,8 @@ impl Domain for Rounding {
             Unary::Exp | Unary::Log => self.natural(op, a, w),
             Unary::Sinh | Unary::Cosh | Unary::Tanh => self.hyperbolic(op, a, w),
             Unary::Asinh | Unary::Acosh | Unary::Atanh => self.inverse_hyperbolic(op, a, w),
+            Unary::Asin | Unary::Acos => self.arcsine(op, a, w),
+            Unary::Atan => self.arctangent(a, w),
             _ => self.round(f64::from(unary32(op, self.operand32(a))), Some(w)),
         }
     }
@@ -354,6 +313,7 @@ impl Domain for Rounding {
                 let q = h(binary64(Binary::Div, a, b)).floor();
                 h(a - h(b * q))
             }
+            Some(w) if op == Binary::Atan2 => self.arctangent2(a, b, w),
             Some(w) => {
                 let r = binary32(op, self.operand32(a), self.operand32(b));
                 self.round(f64::from(r), Some(w))

@@ -89,7 +89,7 @@ impl<D: Domain> Invocation<'_, D> {
         let var = self.module.var(id);
         match &var.constant_value {
             Some(c) => self.constant(c),
-            None => layout::zero(self.module, &var.ty, self.domain.from_f64(0.0)),
+            None => layout::zero(self.module, &var.ty, self.domain.constant(0.0)),
         }
     }
 
@@ -114,7 +114,7 @@ impl<D: Domain> Invocation<'_, D> {
         match s {
             Scalar::Bool(b) => Lanes::Bool(vec![b]),
             Scalar::Float(_) | Scalar::Float16(_) => {
-                Lanes::Float(vec![self.domain.from_f64(s.to_f64())])
+                Lanes::Float(vec![self.domain.constant(s.to_f64())])
             }
             Scalar::Int(v) => Lanes::Int(vec![i64::from(v)]),
             Scalar::Uint(v) => Lanes::Int(vec![i64::from(v)]),

@@ -33,7 +33,12 @@ impl<D: Domain> Invocation<'_, D> {
         let floats = |v: &Value<D::F>| -> Option<Vec<Component<D::F>>> {
             v.iter().map(|l| l.floats().map(<[D::F]>::to_vec)).collect()
         };
-        let bad = || error(e.span, format!("{name}() on operands the emulator cannot take"));
+        let bad = || {
+            error(
+                e.span,
+                format!("{name}() on operands the emulator cannot take"),
+            )
+        };
         let Some(first) = values.first().and_then(floats) else {
             return bad();
         };
@@ -71,7 +76,7 @@ impl<D: Domain> Invocation<'_, D> {
                 .iter()
                 .map(|c| {
                     Lanes::Bool(map1(c, |x| {
-                        let v = d.to_f64(x);
+                        let v = d.representative(x);
                         if name == "isinf" {
                             v.is_infinite()
                         } else {
@@ -129,8 +134,8 @@ impl<D: Domain> Invocation<'_, D> {
                 for (a, b) in n.iter().zip(&first).skip(1) {
                     ndoti = arith(Binary::Add, &ndoti, &arith(Binary::Mul, a, b));
                 }
-                let one = vec![d.from_f64(1.0)];
-                let zero = d.from_f64(0.0);
+                let one = vec![d.constant(1.0)];
+                let zero = d.constant(0.0);
                 // k = 1 - eta * (eta * (1 - ndoti * ndoti))
                 let inner = arith(Binary::Sub, &one, &arith(Binary::Mul, &ndoti, &ndoti));
                 let k = arith(
@@ -164,14 +169,25 @@ impl<D: Domain> Invocation<'_, D> {
     }
 
     /// `determinant` of a column-major `n` x `n` matrix (n <= 3), by cofactors of column 0.
-    fn determinant(&self, m: &[Component<D::F>], n: usize, width: Width) -> Option<Component<D::F>> {
+    fn determinant(
+        &self,
+        m: &[Component<D::F>],
+        n: usize,
+        width: Width,
+    ) -> Option<Component<D::F>> {
         let d = self.domain;
-        let op = |o, a: &Component<D::F>, b: &Component<D::F>| map2(a, b, |x, y| d.binary(o, x, y, width));
+        let op = |o, a: &Component<D::F>, b: &Component<D::F>| {
+            map2(a, b, |x, y| d.binary(o, x, y, width))
+        };
         let at = |c: usize, r: usize| m.get(c * n + r);
         match n {
             2 => {
                 let (a, b, c, e) = (at(0, 0)?, at(0, 1)?, at(1, 0)?, at(1, 1)?);
-                Some(op(Binary::Sub, &op(Binary::Mul, a, e), &op(Binary::Mul, c, b)))
+                Some(op(
+                    Binary::Sub,
+                    &op(Binary::Mul, a, e),
+                    &op(Binary::Mul, c, b),
+                ))
             }
             3 => {
                 let minor = |r0: usize, r1: usize| -> Option<Component<D::F>> {
@@ -192,9 +208,16 @@ impl<D: Domain> Invocation<'_, D> {
 
     /// `inverse` of a column-major `n` x `n` matrix (n <= 3): the adjugate over the
     /// determinant.
-    fn inverse(&self, m: &[Component<D::F>], n: usize, width: Width) -> Option<Vec<Component<D::F>>> {
+    fn inverse(
+        &self,
+        m: &[Component<D::F>],
+        n: usize,
+        width: Width,
+    ) -> Option<Vec<Component<D::F>>> {
         let d = self.domain;
-        let op = |o, a: &Component<D::F>, b: &Component<D::F>| map2(a, b, |x, y| d.binary(o, x, y, width));
+        let op = |o, a: &Component<D::F>, b: &Component<D::F>| {
+            map2(a, b, |x, y| d.binary(o, x, y, width))
+        };
         let det = self.determinant(m, n, width)?;
         let at = |c: usize, r: usize| m.get(c * n + r);
         let adjugate: Vec<Component<D::F>> = match n {

@@ -35,7 +35,7 @@ pub fn field(module: &Module, ty: &Type, index: u32) -> Option<(usize, Type)> {
 pub fn bases(module: &Module, ty: &Type, out: &mut Vec<BaseType>) {
     match ty {
         Type::Numeric { base, .. } => {
-            out.extend(std::iter::repeat(*base).take(ty.components() as usize))
+            out.extend(std::iter::repeat_n(*base, ty.components() as usize))
         }
         Type::Sampler { .. } | Type::Image { .. } | Type::AtomicUint => out.push(BaseType::Int),
         Type::Array { element, size: n } => {

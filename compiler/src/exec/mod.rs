@@ -19,18 +19,23 @@
 //! [`Invocation::set`], provides textures through [`Textures`], calls [`Invocation::run`] and
 //! reads the outputs back with [`Invocation::get`] and [`Invocation::killed`].
 
+pub mod bounds;
 mod convert;
 pub mod domain;
 mod eval;
 mod intrinsic;
 pub mod layout;
+mod library;
 mod ops;
 mod run;
 mod texture;
+mod uses;
 pub mod value;
 
+pub use bounds::{Bounds, Interval};
 pub use domain::{Binary, Compare, Domain, DriverModel, Mode, Rounding, Unary, Width};
 pub use texture::{NoTextures, Textures};
+pub use uses::used_variables;
 pub use value::{Lanes, Value};
 
 use crate::front::span::Span;

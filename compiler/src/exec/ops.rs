@@ -435,7 +435,7 @@ impl<D: Domain> Invocation<'_, D> {
     /// `dFdx`/`dFdy` over 2x2 quads (zero for independent lanes and uniform values).
     fn derivative(&self, lanes: &Lanes<D::F>, x: bool, width: Width) -> Lanes<D::F> {
         let d = self.domain;
-        let zero = d.from_f64(0.0);
+        let zero = d.constant(0.0);
         let Lanes::Float(v) = lanes else {
             return lanes.clone();
         };
@@ -496,5 +496,5 @@ fn select<F: Copy>(
 
 /// Lane `i` of float lanes as a binary32 value.
 pub fn f32_at<D: Domain>(d: &D, v: &[D::F], i: usize) -> f32 {
-    d.to_f64(at(v, i)) as f32
+    d.representative(at(v, i)) as f32
 }

@@ -146,7 +146,7 @@ impl<D: Domain> Invocation<'_, D> {
     fn initial(&self, constant: Option<&crate::ir::ConstValue>, ty: &Type) -> Value<D::F> {
         match constant {
             Some(c) => self.constant(c),
-            None => layout::zero(self.module, ty, self.domain.from_f64(0.0)),
+            None => layout::zero(self.module, ty, self.domain.constant(0.0)),
         }
     }
 
@@ -195,7 +195,7 @@ impl<D: Domain> Invocation<'_, D> {
         for (&param, arg) in function.params.iter().zip(args) {
             let var = module.var(param);
             let value = match var.mode {
-                VarMode::FunctionOut => layout::zero(module, &var.ty, self.domain.from_f64(0.0)),
+                VarMode::FunctionOut => layout::zero(module, &var.ty, self.domain.constant(0.0)),
                 _ => self.eval(arg)?,
             };
             self.vars[param.0 as usize] = Some(value);
@@ -232,7 +232,7 @@ impl<D: Domain> Invocation<'_, D> {
         let mut slot = self
             .return_value
             .take()
-            .unwrap_or_else(|| layout::zero(self.module, ty, self.domain.from_f64(0.0)));
+            .unwrap_or_else(|| layout::zero(self.module, ty, self.domain.constant(0.0)));
         let offsets: Vec<Offset> = (0..slot.len()).map(Offset::Fixed).collect();
         write_masked(&mut slot, &offsets, value, &self.state.mask, self.lanes);
         self.return_value = Some(slot);
@@ -271,7 +271,7 @@ impl<D: Domain> Invocation<'_, D> {
             Some(slot) => slot,
             empty => {
                 let ty = &module.var(var).ty;
-                empty.insert(layout::zero(module, ty, self.domain.from_f64(0.0)))
+                empty.insert(layout::zero(module, ty, self.domain.constant(0.0)))
             }
         };
         write_masked(slot, &written, value, &self.state.mask, self.lanes);

@@ -107,7 +107,7 @@ impl<D: Domain> Invocation<'_, D> {
                     texels
                         .iter()
                         .map(|texel| {
-                            let x = d.from_f64(f64::from(texel[c]));
+                            let x = d.constant(f64::from(texel[c]));
                             if lowered {
                                 d.truncate(x, Width::Half)
                             } else {

@@ -191,7 +191,10 @@ fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     if let Some(device) = options.gl_device {
         args.extend(["--gl-device".to_string(), device.to_string()]);
     }
-    args.extend(["--emu-mode".to_string(), options.emu_mode.name().to_string()]);
+    args.extend([
+        "--emu-mode".to_string(),
+        options.emu_mode.name().to_string(),
+    ]);
     args
 }
 

@@ -15,9 +15,7 @@ use crate::backend::piglit::draw as piglit_draw;
 use crate::backend::piglit::probe::{failure_reason, judge, region, DEFAULT_TOLERANCE};
 use crate::backend::piglit::program::{ATTRIB_POS, ATTRIB_TEX};
 use crate::results::{ProbeResult, Status, TestResult};
-use crate::shader_test::{
-    AttribType, Command, RectMode, ShaderTest, VertexData,
-};
+use crate::shader_test::{AttribType, Command, RectMode, ShaderTest, VertexData};
 use halfcheck_compiler::exec::Rounding;
 use std::collections::BTreeMap;
 
@@ -144,7 +142,11 @@ impl Run {
                     return Err(Stop::skip("the emulator has no tessellation"));
                 }
                 if self.program_in_use() {
-                    let mode = if *ortho { RectMode::Ortho } else { RectMode::Plain };
+                    let mode = if *ortho {
+                        RectMode::Ortho
+                    } else {
+                        RectMode::Plain
+                    };
                     self.rect(*rect, mode, *instances)?;
                 }
             }
@@ -220,8 +222,9 @@ impl Run {
             }
             Command::BlendFunc { src, dst } => {
                 let factor = |name: &str| {
-                    Factor::from_name(name)
-                        .ok_or_else(|| Stop::skip(format!("the emulator has no blend factor {name}")))
+                    Factor::from_name(name).ok_or_else(|| {
+                        Stop::skip(format!("the emulator has no blend factor {name}"))
+                    })
                 };
                 self.blend_func = Blend {
                     src: factor(src)?,
@@ -315,12 +318,11 @@ impl Run {
             None => Vec::new(),
         };
         let mut fb = std::mem::replace(&mut self.fb, Framebuffer::new(0, 0));
-        let drawn = (0..instances.unwrap_or(1).max(1)).try_for_each(|i| {
-            match self.draw(i64::from(i)) {
+        let drawn =
+            (0..instances.unwrap_or(1).max(1)).try_for_each(|i| match self.draw(i64::from(i)) {
                 Some(draw) => draw.run(&attributes, count, topology, &mut fb),
                 None => Ok(()),
-            }
-        });
+            });
         self.fb = fb;
         drawn
     }
@@ -361,8 +363,11 @@ fn attributes(data: &VertexData, first: usize, count: usize) -> Result<Vec<Attri
     let mut start = 0;
     for column in &data.columns {
         let n = column.components as usize;
-        if column.matrix_column != 0 || column.array_index != 0 || column.glsl_type.contains("mat") {
-            return Err(Stop::skip("the emulator has no matrix or array vertex attributes"));
+        if column.matrix_column != 0 || column.array_index != 0 || column.glsl_type.contains("mat")
+        {
+            return Err(Stop::skip(
+                "the emulator has no matrix or array vertex attributes",
+            ));
         }
         if !matches!(column.ty, AttribType::Float | AttribType::Half) {
             return Err(Stop::fail(
@@ -387,7 +392,11 @@ fn attributes(data: &VertexData, first: usize, count: usize) -> Result<Vec<Attri
             .collect::<Result<Vec<Vec<f32>>, Stop>>()?;
         let location = column.name.parse().ok();
         out.push(Attribute {
-            name: if location.is_some() { String::new() } else { column.name.clone() },
+            name: if location.is_some() {
+                String::new()
+            } else {
+                column.name.clone()
+            },
             location,
             values,
         });

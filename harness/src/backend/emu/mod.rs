@@ -43,7 +43,10 @@ impl Backend for EmuBackend {
             backend: "emu".into(),
             renderer: format!("halfcheck f16 emulator ({})", self.mode.name()),
             versions: BTreeMap::from([
-                ("GL_VERSION".to_owned(), "OpenGL ES 3.1 halfcheck-emu".to_owned()),
+                (
+                    "GL_VERSION".to_owned(),
+                    "OpenGL ES 3.1 halfcheck-emu".to_owned(),
+                ),
                 ("halfcheck".to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
             ]),
             context: json!({

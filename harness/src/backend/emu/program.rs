@@ -7,6 +7,7 @@
 use super::{Mode, Stop};
 use crate::backend::piglit::program as piglit;
 use crate::shader_test::{ShaderTest, Stage};
+use halfcheck_compiler::exec::used_variables;
 use halfcheck_compiler::ir::Module;
 use halfcheck_compiler::{compile, CompileOptions};
 use std::collections::BTreeMap;
@@ -17,6 +18,8 @@ pub struct Program {
     pub vertex: Module,
     /// The fragment shader.
     pub fragment: Module,
+    /// Which of the fragment shader's variables its code mentions.
+    pub fragment_uses: Vec<bool>,
 }
 
 /// Compiles `test`'s shaders; `None` when it has none. Compile errors go into `logs`.
@@ -64,7 +67,11 @@ pub fn build(
         }
     }
     match (vertex, fragment) {
-        (Some(vertex), Some(fragment)) => Ok(Some(Program { vertex, fragment })),
+        (Some(vertex), Some(fragment)) => Ok(Some(Program {
+            fragment_uses: used_variables(&fragment),
+            vertex,
+            fragment,
+        })),
         _ => Err(Stop::fail(
             "Failed to link: the program needs a vertex and a fragment shader",
         )),

@@ -58,7 +58,10 @@ pub fn triangle(
     let max = |f: fn(&WindowVertex) -> f64| v.iter().map(f).fold(f64::NEG_INFINITY, f64::max);
     let clamp = |x: f64, size: u32| x.floor().clamp(0.0, f64::from(size)) as u32;
     let (x0, x1) = (clamp(min(|p| p.x), width) & !1, clamp(max(|p| p.x), width));
-    let (y0, y1) = (clamp(min(|p| p.y), height) & !1, clamp(max(|p| p.y), height));
+    let (y0, y1) = (
+        clamp(min(|p| p.y), height) & !1,
+        clamp(max(|p| p.y), height),
+    );
     let mut quads = Vec::new();
     for qy in (y0..=y1.min(height.saturating_sub(1))).step_by(2) {
         for qx in (x0..=x1.min(width.saturating_sub(1))).step_by(2) {
@@ -100,7 +103,12 @@ mod tests {
     use super::*;
 
     fn at(x: f64, y: f64) -> WindowVertex {
-        WindowVertex { x, y, z: 0.5, w: 1.0 }
+        WindowVertex {
+            x,
+            y,
+            z: 0.5,
+            w: 1.0,
+        }
     }
 
     #[test]
@@ -124,6 +132,9 @@ mod tests {
         assert!(!front);
         let b = q[0].bary[0];
         // Pixel (0.5, 0.5): closest to vertex 0.
-        assert!((b[0] - 0.75).abs() < 1e-12 && (b[1] - 0.125).abs() < 1e-12, "{b:?}");
+        assert!(
+            (b[0] - 0.75).abs() < 1e-12 && (b[1] - 0.125).abs() < 1e-12,
+            "{b:?}"
+        );
     }
 }

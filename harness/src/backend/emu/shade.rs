@@ -17,12 +17,13 @@ use halfcheck_compiler::exec::{
 };
 use halfcheck_compiler::ir::{Module, VarId, VarMode};
 use rayon::prelude::*;
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
 /// Statements one batch may execute before it counts as hung.
 const MAX_STEPS: u64 = 20_000_000;
 /// Quads per fragment batch (4 lanes each).
-const QUADS_PER_BATCH: usize = 64;
+const QUADS_PER_BATCH: usize = 256;
 
 /// One vertex attribute: its name, location, and values per vertex.
 pub struct Attribute {
@@ -151,7 +152,7 @@ impl Draw<'_> {
             }
         }
         let output = output_var(&self.program.fragment)?;
-        let shaded_batches: Vec<Result<Vec<Option<[f32; 4]>>, Stop>> = work
+        let shaded_batches: Vec<Result<Colors, Stop>> = work
             .par_iter()
             .map(|(t, front, quads)| {
                 let [a, b, c] = triangles[*t];
@@ -160,10 +161,10 @@ impl Draw<'_> {
             .collect();
         for ((_, _, quads), colors) in work.iter().zip(shaded_batches) {
             let colors = colors?;
-            for (lane, color) in colors.iter().enumerate() {
+            for lane in 0..quads.len() * 4 {
                 let quad = &quads[lane / 4];
                 let k = lane % 4;
-                let Some(color) = color.filter(|_| quad.covered[k]) else {
+                let Some(color) = colors.get(lane).filter(|_| quad.covered[k]) else {
                     continue;
                 };
                 let (x, y) = (quad.x + k as u32 % 2, quad.y + k as u32 / 2);
@@ -186,7 +187,13 @@ impl Draw<'_> {
     fn vertices(&self, attributes: &[Attribute], count: usize) -> Result<Shaded, Stop> {
         let module = &self.program.vertex;
         let textures = self.textures;
-        let mut inv = Invocation::new(module, self.domain, textures, count, Arrangement::Independent);
+        let mut inv = Invocation::new(
+            module,
+            self.domain,
+            textures,
+            count,
+            Arrangement::Independent,
+        );
         self.uniforms.apply(module, &mut inv);
         let locations = attribute_locations(module, attributes);
         for (i, var) in module.variables.iter().enumerate() {
@@ -232,9 +239,10 @@ impl Draw<'_> {
         let positions = (0..count)
             .map(|v| {
                 [0, 1, 2, 3].map(|c| match position.get(c) {
-                    Some(Lanes::Float(x)) => {
-                        self.domain.to_f64(halfcheck_compiler::exec::value::at(x, v)) as f32 as f64
-                    }
+                    Some(Lanes::Float(x)) => self
+                        .domain
+                        .representative(halfcheck_compiler::exec::value::at(x, v))
+                        as f32 as f64,
                     _ => 0.0,
                 })
             })
@@ -259,10 +267,16 @@ impl Draw<'_> {
         front: bool,
         quads: &[Quad],
         output: VarId,
-    ) -> Result<Vec<Option<[f32; 4]>>, Stop> {
+    ) -> Result<Colors, Stop> {
         let module = &self.program.fragment;
         let lanes = quads.len() * 4;
-        let mut inv = Invocation::new(module, self.domain, self.textures, lanes, Arrangement::Quads);
+        let mut inv = Invocation::new(
+            module,
+            self.domain,
+            self.textures,
+            lanes,
+            Arrangement::Quads,
+        );
         self.uniforms.apply(module, &mut inv);
         let w = tri.map(|v| shaded.positions[v][3]);
         let z = tri.map(|v| {
@@ -270,23 +284,34 @@ impl Draw<'_> {
             p[2] / p[3] * 0.5 + 0.5
         });
         let bary = |lane: usize| quads[lane / 4].bary[lane % 4];
-        // Perspective-correct weights of vertices 1 and 2.
-        let persp: Vec<[f32; 2]> = (0..lanes)
-            .map(|lane| {
-                let b = bary(lane);
-                let p = [b[0] / w[0], b[1] / w[1], b[2] / w[2]];
-                let sum = p[0] + p[1] + p[2];
-                [(p[1] / sum) as f32, (p[2] / sum) as f32]
-            })
-            .collect();
+        // Perspective-correct weights of vertices 1 and 2, made when a varying needs them.
+        let persp: OnceCell<Vec<[f32; 2]>> = OnceCell::new();
+        let weights = || {
+            persp
+                .get_or_init(|| {
+                    (0..lanes)
+                        .map(|lane| {
+                            let b = bary(lane);
+                            let p = [b[0] / w[0], b[1] / w[1], b[2] / w[2]];
+                            let sum = p[0] + p[1] + p[2];
+                            [(p[1] / sum) as f32, (p[2] / sum) as f32]
+                        })
+                        .collect()
+                })
+                .as_slice()
+        };
+        let uses = &self.program.fragment_uses;
         for (i, var) in module.variables.iter().enumerate() {
             let id = VarId(i as u32);
+            if !uses.get(i).copied().unwrap_or(false) {
+                continue;
+            }
             match (var.mode, var.name.as_str()) {
                 (VarMode::ShaderIn, name) => {
                     let Some((_, value)) = shaded.varyings.iter().find(|(n, _)| n == name) else {
                         continue;
                     };
-                    inv.set(id, interpolate(value, tri, &persp));
+                    inv.set(id, interpolate(value, tri, weights));
                 }
                 (VarMode::SystemValue, "gl_FragCoord") => {
                     let coord = |f: &dyn Fn(usize) -> f64| {
@@ -314,24 +339,50 @@ impl Draw<'_> {
             .map_err(|e| Stop::error(format!("fragment shader: {e}")))?;
         let color = inv.get(output).cloned().unwrap_or_default();
         let killed = inv.killed();
-        Ok((0..lanes)
-            .map(|lane| {
-                if killed.get(lane).copied().unwrap_or(false) {
-                    return None;
-                }
-                Some([0, 1, 2, 3].map(|c| match color.get(c) {
-                    Some(Lanes::Float(x)) => {
-                        self.domain.to_f64(halfcheck_compiler::exec::value::at(x, lane)) as f32
-                    }
-                    _ => 0.0,
-                }))
-            })
-            .collect())
+        let component = |c: usize, lane: usize| match color.get(c) {
+            Some(Lanes::Float(x)) => self
+                .domain
+                .representative(halfcheck_compiler::exec::value::at(x, lane))
+                as f32,
+            _ => 0.0,
+        };
+        if color.iter().all(|l| l.is_uniform()) && !killed.contains(&true) {
+            return Ok(Colors::Same([0, 1, 2, 3].map(|c| component(c, 0))));
+        }
+        Ok(Colors::PerLane(
+            (0..lanes)
+                .map(|lane| {
+                    let dead = killed.get(lane).copied().unwrap_or(false);
+                    (!dead).then(|| [0, 1, 2, 3].map(|c| component(c, lane)))
+                })
+                .collect(),
+        ))
+    }
+}
+
+/// The colours a batch of fragments wrote.
+enum Colors {
+    /// Every lane wrote this colour (nothing discarded).
+    Same([f32; 4]),
+    /// Per lane; `None` where the fragment was discarded.
+    PerLane(Vec<Option<[f32; 4]>>),
+}
+
+impl Colors {
+    fn get(&self, lane: usize) -> Option<[f32; 4]> {
+        match self {
+            Colors::Same(color) => Some(*color),
+            Colors::PerLane(colors) => colors.get(lane).copied().flatten(),
+        }
     }
 }
 
 /// Interpolates a per-vertex value over a triangle's lanes.
-fn interpolate(value: &Value<f64>, tri: [usize; 3], persp: &[[f32; 2]]) -> Value<f64> {
+fn interpolate<'a>(
+    value: &Value<f64>,
+    tri: [usize; 3],
+    weights: impl Fn() -> &'a [[f32; 2]],
+) -> Value<f64> {
     value
         .iter()
         .map(|lanes| match lanes {
@@ -342,7 +393,7 @@ fn interpolate(value: &Value<f64>, tri: [usize; 3], persp: &[[f32; 2]]) -> Value
                     return Lanes::Float(vec![f64::from(a)]);
                 }
                 Lanes::Float(
-                    persp
+                    weights()
                         .iter()
                         .map(|p| f64::from(a + (b - a) * p[0] + (c - a) * p[1]))
                         .collect(),
@@ -370,7 +421,11 @@ fn output_var(module: &Module) -> Result<VarId, Stop> {
         return Ok(VarId(*i as u32));
     }
     let uses_data = halfcheck_compiler::ir::dump::to_sexpr(module).contains("gl_FragData");
-    let name = if uses_data { "gl_FragData" } else { "gl_FragColor" };
+    let name = if uses_data {
+        "gl_FragData"
+    } else {
+        "gl_FragColor"
+    };
     find_var(module, name, VarMode::ShaderOut)
         .ok_or_else(|| Stop::fail("the fragment shader has no colour output"))
 }
@@ -412,7 +467,9 @@ fn attribute_locations(module: &Module, attributes: &[Attribute]) -> BTreeMap<Va
 /// Vertex index triples of the triangles.
 fn assemble(topology: Topology, count: usize) -> Vec<[usize; 3]> {
     match topology {
-        Topology::List => (0..count / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect(),
+        Topology::List => (0..count / 3)
+            .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+            .collect(),
         Topology::Strip => (0..count.saturating_sub(2))
             .map(|i| {
                 if i % 2 == 0 {
@@ -422,7 +479,9 @@ fn assemble(topology: Topology, count: usize) -> Vec<[usize; 3]> {
                 }
             })
             .collect(),
-        Topology::Fan => (1..count.saturating_sub(1)).map(|i| [0, i, i + 1]).collect(),
+        Topology::Fan => (1..count.saturating_sub(1))
+            .map(|i| [0, i, i + 1])
+            .collect(),
     }
 }
 

@@ -120,9 +120,7 @@ impl Units {
     /// `texparameter 2D PARAMETER VALUE` on the active unit's texture.
     pub fn parameter(&mut self, target: &str, parameter: &str, value: &str) -> Result<(), Stop> {
         if target != "2D" {
-            return Err(Stop::skip(format!(
-                "the emulator has no {target} textures"
-            )));
+            return Err(Stop::skip(format!("the emulator has no {target} textures")));
         }
         let bad = || Stop::fail(format!("bad {parameter} value: {value}"));
         let Some(texture) = self.units.get_mut(&self.active) else {
@@ -222,16 +220,19 @@ impl halfcheck_compiler::exec::Textures for Units {
         let minifying = lod > 0.0;
         let filter = if minifying { texture.min } else { texture.mag };
         let level = match filter {
+            Filter::Mipmap(_) if texture.levels.len() < 2 => {
+                // Mipmapped filtering with one level: the texture is incomplete.
+                return Some([0.0, 0.0, 0.0, 1.0]);
+            }
             Filter::Mipmap(_) => lod.max(0.0).round() as u32,
             _ => 0,
         };
-        let image = texture.levels.get(&level).or_else(|| {
-            let top = texture.levels.keys().next_back()?;
-            texture.levels.get(top).filter(|_| *top < level)
-        })?;
-        if matches!(filter, Filter::Mipmap(_)) && texture.levels.len() < 2 {
-            return Some([0.0, 0.0, 0.0, 1.0]);
-        }
+        let image = texture
+            .levels
+            .range(..=level)
+            .next_back()
+            .or_else(|| texture.levels.iter().next())
+            .map(|(_, image)| image)?;
         let linear = matches!(filter, Filter::Linear | Filter::Mipmap(true));
         Some(image.sample(coord, linear, texture))
     }

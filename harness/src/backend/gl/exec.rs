@@ -8,11 +8,11 @@
 use super::context::{ContextInfo, ExtraFunctions};
 use super::draw::{self, Rect};
 use super::probe;
-use crate::backend::piglit::probe::{failure_reason, DEFAULT_TOLERANCE};
 use super::program::{self, Linked};
 use super::target::Target;
 use super::textures::{self, Textures};
 use super::{state, uniforms, Stop};
+use crate::backend::piglit::probe::{failure_reason, DEFAULT_TOLERANCE};
 use crate::results::{ProbeResult, Status, TestResult};
 use crate::shader_test::{BlitBuffer, Command, FbTarget, RectMode, ShaderTest};
 use glow::HasContext;

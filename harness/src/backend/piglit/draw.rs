@@ -10,7 +10,8 @@ pub fn rect(rect: [f32; 4], mode: RectMode, window: (u32, u32)) -> Corners {
         RectMode::Ortho => ortho(rect, window),
         RectMode::Plain | RectMode::Tex(_) => rect,
     };
-    let positions = [[x, y], [x + w, y], [x, y + h], [x + w, y + h]].map(|[cx, cy]| [cx, cy, 0.0, 1.0]);
+    let positions =
+        [[x, y], [x + w, y], [x, y + h], [x + w, y + h]].map(|[cx, cy]| [cx, cy, 0.0, 1.0]);
     let texcoords = match mode {
         RectMode::Tex([tx, ty, tw, th]) => {
             Some([[tx, ty], [tx + tw, ty], [tx, ty + th], [tx + tw, ty + th]])

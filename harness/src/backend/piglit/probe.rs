@@ -94,31 +94,22 @@ pub fn judge(
         .take(channels)
         .map(|&e| e as f32)
         .collect();
-    let view = |p: &[f32]| -> Vec<f32> {
-        p.iter()
-            .take(channels)
-            .map(|&v| if float_target { unorm8(v) } else { v })
-            .collect()
-    };
+    let shown = |v: f32| if float_target { unorm8(v) } else { v };
+    let view = |p: &[f32]| -> Vec<f32> { p.iter().take(channels).map(|&v| shown(v)).collect() };
     let fails = |p: &[f32]| {
-        view(p)
-            .iter()
+        p.iter()
             .zip(&expected)
             .zip(tolerance)
-            .any(|((o, e), t)| (o - e).abs() > *t as f32)
+            .any(|((&o, e), t)| (shown(o) - e).abs() > *t as f32)
     };
-    let chunks: Vec<&[f32]> = pixels.chunks_exact(4).collect();
-    let failing = chunks.iter().position(|p| fails(p));
+    let failing = pixels.chunks_exact(4).position(fails);
     let index = failing.unwrap_or(0);
-    let pixel = chunks.get(index).copied().unwrap_or(&[0.0; 4]);
+    let pixel = pixels.chunks_exact(4).nth(index).unwrap_or(&[0.0; 4]);
     let observed: Vec<f32> = pixel.iter().take(channels).copied().collect();
     let w = region.w.max(1) as usize;
     ProbeResult {
         line,
-        pixel: [
-            region.x + (index % w) as u32,
-            region.y + (index / w) as u32,
-        ],
+        pixel: [region.x + (index % w) as u32, region.y + (index / w) as u32],
         expected: probe.expected.iter().take(channels).copied().collect(),
         tolerance: tolerance[..channels].to_vec(),
         observed_bits: observed

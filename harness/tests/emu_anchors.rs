@@ -1,0 +1,101 @@
+//! The emulator on the Igalia mediump anchors: in `mediump` mode it passes all 28, as
+//! llvmpipe (which lowers) does; in `highp` mode exactly the 10 `*_lowered` tests fail, as on
+//! softpipe (which does not lower). Also the backend through the real binary.
+
+mod common;
+
+use halfcheck::backend::emu::{predict, Mode};
+use halfcheck::results::Status;
+use halfcheck::shader_test::parse_file;
+use std::path::{Path, PathBuf};
+
+const ANCHORS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/anchors/igalia-mediump"
+);
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("anchors directory").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "shader_test") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every anchor's status in `mode`, by file name.
+fn statuses(mode: Mode) -> Vec<(String, Status, Option<String>)> {
+    let mut paths = Vec::new();
+    files(Path::new(ANCHORS), &mut paths);
+    paths.sort();
+    assert_eq!(paths.len(), 28, "the Igalia anchors are 28 files");
+    paths
+        .iter()
+        .map(|p| {
+            let test = parse_file(p).expect("anchor parses");
+            let result = predict(&test, mode);
+            let name = p
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            (name, result.status, result.reason)
+        })
+        .collect()
+}
+
+#[test]
+fn mediump_mode_passes_every_anchor_like_llvmpipe() {
+    for (name, status, reason) in statuses(Mode::Mediump) {
+        assert_eq!(status, Status::Pass, "{name}: {reason:?}");
+    }
+}
+
+#[test]
+fn highp_mode_fails_exactly_the_lowered_anchors_like_softpipe() {
+    for (name, status, reason) in statuses(Mode::Highp) {
+        let lowered = name.ends_with("_lowered.shader_test") && !name.contains("not_lowered");
+        let expected = if lowered { Status::Fail } else { Status::Pass };
+        assert_eq!(status, expected, "{name}: {reason:?}");
+    }
+}
+
+#[test]
+fn the_emulator_predicts_the_binary16_value_of_every_probed_channel() {
+    let path = Path::new(ANCHORS).join("glsl-es-1.00/execution/mediump_div_lowered.shader_test");
+    let test = parse_file(&path).expect("parses");
+    let mediump = predict(&test, Mode::Mediump);
+    let highp = predict(&test, Mode::Highp);
+    // fract(a / b * 1024.0) with a = 1, b = 3: 0.25 in binary16, 0.333... in binary32.
+    assert_eq!(mediump.probes[0].observed[1], 0.25);
+    assert_eq!(highp.probes[0].observed[1], (1.0f32 / 3.0 * 1024.0).fract());
+}
+
+#[test]
+fn run_backend_emu_writes_results_with_the_emulator_backend() {
+    let dir = common::temp_dir("emu-run");
+    let output = common::halfcheck()
+        .args([
+            "run",
+            ANCHORS,
+            "--backend",
+            "emu",
+            "--emu-mode",
+            "highp",
+            "-j",
+            "2",
+        ])
+        .arg("--results")
+        .arg(&dir)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1), "{}", common::text(&output));
+    let results = halfcheck::results::read_results(&dir.join("results.json")).expect("results");
+    assert_eq!(results.run.backend, "emu");
+    let failed = results
+        .tests
+        .values()
+        .filter(|t| t.status == Status::Fail)
+        .count();
+    assert_eq!(failed, 10);
+}
