@@ -72,6 +72,25 @@ fn the_emulator_predicts_the_binary16_value_of_every_probed_channel() {
 }
 
 #[test]
+fn acceptance_intervals_plug_into_the_same_emulator() {
+    use halfcheck::backend::emu::{compile_options, evaluate};
+    use halfcheck_compiler::exec::Bounds;
+    use halfcheck_compiler::sema::Model;
+    let path = Path::new(ANCHORS).join("glsl-es-1.00/execution/mediump_div_lowered.shader_test");
+    let test = parse_file(&path).expect("parses");
+    let spec = halfcheck_compiler::CompileOptions {
+        model: Model::Spec,
+        ..compile_options(Mode::Mediump)
+    };
+    let at = [[0, 0]];
+    let h = evaluate(&test, &Bounds::highp(), &compile_options(Mode::Highp), &at);
+    let m = evaluate(&test, &Bounds::mediump(), &spec, &at);
+    // fract(1/3 * 1024): 0.25 when lowered, which highp may never return.
+    assert!(m.probes[0][1].contains(0.25), "{:?}", m.probes[0][1]);
+    assert!(!h.probes[0][1].contains(0.25), "{:?}", h.probes[0][1]);
+}
+
+#[test]
 fn run_backend_emu_writes_results_with_the_emulator_backend() {
     let dir = common::temp_dir("emu-run");
     let output = common::halfcheck()

@@ -37,7 +37,10 @@ fn fragments_per_second() {
     let started = Instant::now();
     for _ in 0..rounds {
         let result = predict(&test, Mode::Mediump);
-        assert!(matches!(result.status, Status::Pass | Status::Fail), "{result:?}");
+        assert!(
+            matches!(result.status, Status::Pass | Status::Fail),
+            "{result:?}"
+        );
     }
     let seconds = started.elapsed().as_secs_f64();
     let fragments = f64::from(250 * 250 * rounds);
@@ -50,7 +53,10 @@ fn fragments_per_second() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut paths = Vec::new();
     files(&root.join("../cases"), &mut paths);
-    files(&root.join("../../shared/anchors/igalia-mediump"), &mut paths);
+    files(
+        &root.join("../../shared/anchors/igalia-mediump"),
+        &mut paths,
+    );
     let tests: Vec<_> = paths.iter().filter_map(|p| parse_file(p).ok()).collect();
     let started = Instant::now();
     for test in &tests {

@@ -193,20 +193,38 @@ mod tests {
             ..CompileOptions::default()
         };
         let module = compile(&source, Stage::Fragment, "t.frag", &options).expect("compiles");
-        foldable_patterns(&module).into_iter().map(|f| f.pattern).collect()
+        foldable_patterns(&module)
+            .into_iter()
+            .map(|f| f.pattern)
+            .collect()
     }
 
     #[test]
     fn cancelling_addition_is_foldable() {
-        assert_eq!(patterns("gl_FragColor = vec4((a + big) - big);"), ["(a + b) - b"]);
-        assert_eq!(patterns("gl_FragColor = vec4((big + a) - big);"), ["(a + b) - a"]);
-        assert_eq!(patterns("gl_FragColor = vec4((a - big) + big);"), ["(a - b) + b"]);
-        assert_eq!(patterns("gl_FragColor = vec4(big + (a - big));"), ["b + (a - b)"]);
+        assert_eq!(
+            patterns("gl_FragColor = vec4((a + big) - big);"),
+            ["(a + b) - b"]
+        );
+        assert_eq!(
+            patterns("gl_FragColor = vec4((big + a) - big);"),
+            ["(a + b) - a"]
+        );
+        assert_eq!(
+            patterns("gl_FragColor = vec4((a - big) + big);"),
+            ["(a - b) + b"]
+        );
+        assert_eq!(
+            patterns("gl_FragColor = vec4(big + (a - big));"),
+            ["b + (a - b)"]
+        );
     }
 
     #[test]
     fn cancelling_multiplication_and_self_subtraction_are_foldable() {
-        assert_eq!(patterns("gl_FragColor = vec4((a * big) / big);"), ["(a * b) / b"]);
+        assert_eq!(
+            patterns("gl_FragColor = vec4((a * big) / big);"),
+            ["(a * b) / b"]
+        );
         assert_eq!(patterns("gl_FragColor = vec4(v.x - v.x);"), ["a - a"]);
     }
 

@@ -147,6 +147,11 @@ pub trait Domain: Sync {
     fn ldexp(&self, a: Self::F, e: i64, width: Width) -> Self::F;
     /// A comparison.
     fn compare(&self, op: Compare, a: Self::F, b: Self::F) -> bool;
+    /// The driver behaviour outside the arithmetic (derivatives, texture filtering) this
+    /// domain predicts; llvmpipe's unless the domain says otherwise.
+    fn driver(&self) -> DriverModel {
+        DriverModel::llvmpipe()
+    }
 }
 
 /// Which arithmetic a prediction uses.
@@ -172,6 +177,28 @@ impl Mode {
     }
 }
 
+/// How screen-space derivatives pair the pixels of a 2x2 quad.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Derivatives {
+    /// Each row (`dFdx`) and column (`dFdy`) of the quad has its own difference (llvmpipe).
+    #[default]
+    Fine,
+    /// One difference per quad: `dFdx` from its upper row, `dFdy` from its left column
+    /// (softpipe's `DDX`/`DDY`).
+    Coarse,
+}
+
+/// Whose rasteriser and attribute interpolation the emulator reproduces (the host applies it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Rasterizer {
+    /// llvmpipe: vertices snapped to 1/256 pixel; planes set up from the vertices in draw
+    /// order, evaluated with fused multiply-adds.
+    #[default]
+    Llvmpipe,
+    /// softpipe: no snapping; planes set up from the vertices sorted by y, evaluated per quad.
+    Softpipe,
+}
+
 /// How the modelled driver treats what the spec leaves open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DriverModel {
@@ -180,15 +207,50 @@ pub struct DriverModel {
     /// `fma` is one fused operation (false: a rounded multiply, then a rounded add, as
     /// llvmpipe's `lower_ffma16/32` make it).
     pub fused_fma: bool,
+    /// binary32 `log2(x)` is computed as `ln(x) * 1.442695f` (softpipe's `LG2`).
+    pub log2_from_ln: bool,
+    /// How derivatives pair pixels.
+    pub derivatives: Derivatives,
+    /// Bilinear filtering of 8-bit textures in fixed point, as llvmpipe does: texel
+    /// coordinates rounded to 1/256, weights of 8 bits, `(a (256 - w) + b w + 128) >> 8` per
+    /// lerp (false: binary32 lerps, as softpipe does).
+    pub fixed_point_filtering: bool,
+    /// Rasterisation and interpolation.
+    pub rasterizer: Rasterizer,
+}
+
+impl DriverModel {
+    /// llvmpipe (Mesa 22.3): binary16 where lowered, subnormals flushed, fine derivatives,
+    /// fixed-point bilinear filtering.
+    pub fn llvmpipe() -> DriverModel {
+        DriverModel {
+            flush_f32_subnormals: true,
+            fused_fma: false,
+            log2_from_ln: false,
+            derivatives: Derivatives::Fine,
+            fixed_point_filtering: true,
+            rasterizer: Rasterizer::Llvmpipe,
+        }
+    }
+
+    /// softpipe (Mesa 22.3): no lowering, subnormals kept, `LG2` through `logf`, coarse
+    /// derivatives, binary32 bilinear filtering.
+    pub fn softpipe() -> DriverModel {
+        DriverModel {
+            flush_f32_subnormals: false,
+            fused_fma: false,
+            log2_from_ln: true,
+            derivatives: Derivatives::Coarse,
+            fixed_point_filtering: false,
+            rasterizer: Rasterizer::Softpipe,
+        }
+    }
 }
 
 impl Default for DriverModel {
     /// llvmpipe's behaviour.
     fn default() -> Self {
-        DriverModel {
-            flush_f32_subnormals: true,
-            fused_fma: false,
-        }
+        DriverModel::llvmpipe()
     }
 }
 
@@ -206,12 +268,14 @@ pub struct Rounding {
 }
 
 impl Rounding {
-    /// The domain of `mode` with llvmpipe's driver model.
+    /// The domain of `mode` with the driver it predicts: softpipe for `highp` (the driver
+    /// that does not lower), llvmpipe otherwise.
     pub fn new(mode: Mode) -> Rounding {
-        Rounding {
-            mode,
-            driver: DriverModel::default(),
-        }
+        let driver = match mode {
+            Mode::Highp => DriverModel::softpipe(),
+            Mode::Mediump | Mode::Exact => DriverModel::llvmpipe(),
+        };
+        Rounding { mode, driver }
     }
 
     /// The width an operation really computes in under this mode (`None`: binary64).
@@ -297,6 +361,11 @@ impl Domain for Rounding {
             Unary::Asinh | Unary::Acosh | Unary::Atanh => self.inverse_hyperbolic(op, a, w),
             Unary::Asin | Unary::Acos => self.arcsine(op, a, w),
             Unary::Atan => self.arctangent(a, w),
+            Unary::Log2 if w == Width::Single && self.driver.log2_from_ln => {
+                let x = self.operand32(a);
+                // softpipe's `1.442695f` is `log2(e)` rounded to binary32.
+                self.round(f64::from(x.ln() * std::f32::consts::LOG2_E), Some(w))
+            }
             _ => self.round(f64::from(unary32(op, self.operand32(a))), Some(w)),
         }
     }
@@ -335,6 +404,10 @@ impl Domain for Rounding {
     fn ldexp(&self, a: f64, e: i64, width: Width) -> f64 {
         let e = e.clamp(-2000, 2000) as i32;
         self.round(a * 2f64.powi(e), self.effective(width))
+    }
+
+    fn driver(&self) -> DriverModel {
+        self.driver
     }
 
     fn compare(&self, op: Compare, a: f64, b: f64) -> bool {

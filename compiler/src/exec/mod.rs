@@ -4,7 +4,8 @@
 //! draw, or the fragments of some 2x2 quads), SIMT-style: control flow keeps a mask of the
 //! active lanes, and values that are the same in every lane are stored once ([`value`]).
 //! Float arithmetic goes through a [`Domain`], chosen per run: [`Rounding`] in one of the
-//! three [`Mode`]s (`highp`, `mediump`, `exact`), or a domain of intervals later. An
+//! three [`Mode`]s (`highp`, `mediump`, `exact`) with a [`DriverModel`], or [`Bounds`], the
+//! acceptance intervals of a conforming highp or mediump evaluation. An
 //! operation computes at the width of its IR result type: `float16_t` operations round to
 //! binary16 after every operation, as the lowering pass decided.
 //!
@@ -33,7 +34,9 @@ mod uses;
 pub mod value;
 
 pub use bounds::{Bounds, Interval};
-pub use domain::{Binary, Compare, Domain, DriverModel, Mode, Rounding, Unary, Width};
+pub use domain::{
+    Binary, Compare, Derivatives, Domain, DriverModel, Mode, Rasterizer, Rounding, Unary, Width,
+};
 pub use texture::{NoTextures, Textures};
 pub use uses::used_variables;
 pub use value::{Lanes, Value};
@@ -117,7 +120,15 @@ impl<'a, D: Domain> Invocation<'a, D> {
 
     /// Gives variable `id` a value before the run (uniforms, inputs, system values). Each
     /// component has one lane (uniform) or one per lane.
+    /// Lanes of any other count are cut or padded to the batch (an empty component reads
+    /// as zero).
     pub fn set(&mut self, id: VarId, value: Value<D::F>) {
+        let n = self.lanes;
+        let zero = self.domain.constant(0.0);
+        let value = value
+            .into_iter()
+            .map(|lanes| value::fit(lanes, n, zero))
+            .collect();
         if let Some(slot) = self.vars.get_mut(id.0 as usize) {
             *slot = Some(value);
         }

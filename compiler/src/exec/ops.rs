@@ -5,7 +5,7 @@
 //! Products and sums of several terms (`dot`, matrix products) multiply and add term by term
 //! from the first, rounding after each operation, as a driver without fused multiply-add does.
 
-use super::domain::{Binary, Compare, Unary, Width};
+use super::domain::{Binary, Compare, Derivatives, Unary, Width};
 use super::value::{at, map1, map2, map3, Lanes, Value};
 use super::{error, Arrangement, Domain, ExecResult, Invocation};
 use crate::ir::{BaseType, Expr, Op};
@@ -442,16 +442,23 @@ impl<D: Domain> Invocation<'_, D> {
         if v.len() == 1 || self.arrangement == Arrangement::Independent {
             return Lanes::Float(vec![zero]);
         }
+        let coarse = d.driver().derivatives == Derivatives::Coarse;
         let out = (0..v.len())
             .map(|i| {
                 let q = i - i % 4;
-                let k = i % 4;
-                let (from, to) = if x {
-                    let row = q + (k / 2) * 2;
-                    (row, row + 1)
-                } else {
-                    let col = q + k % 2;
-                    (col, col + 2)
+                let k = if coarse { 0 } else { i % 4 };
+                // Lanes: 0 (x, y), 1 (x+1, y), 2 (x, y+1), 3 (x+1, y+1); softpipe's coarse
+                // dFdx uses the upper row.
+                let (from, to) = match (x, coarse) {
+                    (true, true) => (q + 2, q + 3),
+                    (true, false) => {
+                        let row = q + (k / 2) * 2;
+                        (row, row + 1)
+                    }
+                    (false, _) => {
+                        let col = q + k % 2;
+                        (col, col + 2)
+                    }
                 };
                 match (v.get(from), v.get(to)) {
                     (Some(&a), Some(&b)) => d.binary(Binary::Sub, b, a, width),

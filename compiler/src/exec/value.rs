@@ -79,10 +79,15 @@ impl<F: Copy> Lanes<F> {
             *self = self.expanded(n);
         }
         let j = if other.is_uniform() { 0 } else { i };
+        fn copy<T: Copy>(a: &mut [T], i: usize, b: &[T], j: usize) {
+            if let (Some(slot), Some(&v)) = (a.get_mut(i), b.get(j)) {
+                *slot = v;
+            }
+        }
         match (self, other) {
-            (Lanes::Float(a), Lanes::Float(b)) => a[i] = b[j],
-            (Lanes::Int(a), Lanes::Int(b)) => a[i] = b[j],
-            (Lanes::Bool(a), Lanes::Bool(b)) => a[i] = b[j],
+            (Lanes::Float(a), Lanes::Float(b)) => copy(a, i, b, j),
+            (Lanes::Int(a), Lanes::Int(b)) => copy(a, i, b, j),
+            (Lanes::Bool(a), Lanes::Bool(b)) => copy(a, i, b, j),
             (slot, value) => *slot = value.expanded(n),
         }
     }
@@ -91,10 +96,27 @@ impl<F: Copy> Lanes<F> {
     pub fn lane(&self, i: usize) -> Lanes<F> {
         let i = if self.is_uniform() { 0 } else { i };
         match self {
-            Lanes::Float(v) => Lanes::Float(vec![v[i]]),
-            Lanes::Int(v) => Lanes::Int(vec![v[i]]),
-            Lanes::Bool(v) => Lanes::Bool(vec![v[i]]),
+            Lanes::Float(v) => Lanes::Float(v.get(i).copied().into_iter().collect()),
+            Lanes::Int(v) => Lanes::Int(v.get(i).copied().into_iter().collect()),
+            Lanes::Bool(v) => Lanes::Bool(v.get(i).copied().into_iter().collect()),
         }
+    }
+}
+
+/// `lanes` with one lane or exactly `n`: longer ones are cut, shorter ones padded with their
+/// last value (or `zero`).
+pub fn fit<F: Copy>(lanes: Lanes<F>, n: usize, zero: F) -> Lanes<F> {
+    fn fit_vec<T: Copy>(mut v: Vec<T>, n: usize, fill: T) -> Vec<T> {
+        if v.len() != 1 && v.len() != n {
+            let last = v.last().copied().unwrap_or(fill);
+            v.resize(n, last);
+        }
+        v
+    }
+    match lanes {
+        Lanes::Float(v) => Lanes::Float(fit_vec(v, n, zero)),
+        Lanes::Int(v) => Lanes::Int(fit_vec(v, n, 0)),
+        Lanes::Bool(v) => Lanes::Bool(fit_vec(v, n, false)),
     }
 }
 

@@ -5,5 +5,6 @@ pub mod classify;
 pub mod compare;
 pub mod expectations;
 pub mod judge;
+pub mod reduced;
 
 pub use classify::{ChannelVerdict, Interval, Verdict};

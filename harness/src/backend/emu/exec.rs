@@ -6,38 +6,54 @@
 //! the framebuffer otherwise; what probes see is the same.
 
 use super::framebuffer::Framebuffer;
-use super::program::{self, Program};
+use super::program::{self, Built, Program};
 use super::shade::{Attribute, Blend, Draw, Factor, Topology};
 use super::textures::Units;
 use super::uniforms::Uniforms;
-use super::{Mode, Stop};
+use super::{Evaluation, Stop};
 use crate::backend::piglit::draw as piglit_draw;
 use crate::backend::piglit::probe::{failure_reason, judge, region, DEFAULT_TOLERANCE};
 use crate::backend::piglit::program::{ATTRIB_POS, ATTRIB_TEX};
 use crate::results::{ProbeResult, Status, TestResult};
 use crate::shader_test::{AttribType, Command, RectMode, ShaderTest, VertexData};
-use halfcheck_compiler::exec::Rounding;
+use halfcheck_compiler::exec::Domain;
+use halfcheck_compiler::CompileOptions;
 use std::collections::BTreeMap;
 
-/// Runs `test` (whose requirements were checked) in `mode`.
-pub fn run(test: &ShaderTest, mode: Mode) -> TestResult {
+/// Runs `test` (whose requirements were checked) in `domain`, its shaders compiled with
+/// `options`. Each probe's values come from the pixel `at` gives for it (by probe order), or
+/// from the pixel its result reports.
+pub fn run<D: Domain>(
+    test: &ShaderTest,
+    domain: &D,
+    options: &CompileOptions,
+    at: &[[u32; 2]],
+) -> Evaluation<D::F> {
     let (width, height) = test.require.window_size();
     let mut logs = BTreeMap::new();
-    let program = match program::build(test, mode, &mut logs) {
-        Ok(p) => p,
+    let (program, link_failure) = match program::build(test, options, &mut logs) {
+        Ok(Built::Nothing) => (None, None),
+        Ok(Built::Linked(p)) => (Some(*p), None),
+        Ok(Built::LinkFailed(why)) => (None, Some(why)),
         Err(stop) => {
             let mut result = TestResult::with_status(stop.status, stop.reason);
             result.logs = logs;
-            return result;
+            return Evaluation {
+                result,
+                probes: Vec::new(),
+            };
         }
     };
     let mut run = Run {
         program,
-        domain: Rounding::new(mode),
-        fb: Framebuffer::new(width, height),
+        link_failure,
+        domain,
+        fb: Framebuffer::new(width, height, domain.constant(0.0)),
+        at,
+        probe_values: Vec::new(),
         needed: needed(test, width, height),
         uniforms: Uniforms::default(),
-        textures: Units::default(),
+        textures: Units::new(domain.driver().fixed_point_filtering),
         tolerance: DEFAULT_TOLERANCE,
         clear_color: [0.0; 4],
         clear_color_set: false,
@@ -80,10 +96,16 @@ fn needed(test: &ShaderTest, width: u32, height: u32) -> Option<Vec<bool>> {
 }
 
 /// The state of one test while its commands run.
-struct Run {
+struct Run<'a, D: Domain> {
     program: Option<Program>,
-    domain: Rounding,
-    fb: Framebuffer,
+    /// Why the stages did not link, when they did not.
+    link_failure: Option<String>,
+    domain: &'a D,
+    fb: Framebuffer<D::F>,
+    /// The pixel each probe's values are read at, by probe order.
+    at: &'a [[u32; 2]],
+    /// Each probe's values, per channel.
+    probe_values: Vec<Vec<D::F>>,
     needed: Option<Vec<bool>>,
     uniforms: Uniforms,
     textures: Units,
@@ -98,7 +120,7 @@ struct Run {
     warning: Option<String>,
 }
 
-impl Run {
+impl<D: Domain> Run<'_, D> {
     fn fail(&mut self, reason: String) {
         self.failure.get_or_insert(reason);
     }
@@ -108,7 +130,8 @@ impl Run {
         if self.program.is_some() {
             return true;
         }
-        self.fail("Failed to link: no program".into());
+        let why = self.link_failure.as_deref().unwrap_or("no program");
+        self.fail(format!("Failed to link: {why}"));
         false
     }
 
@@ -116,7 +139,9 @@ impl Run {
         match command {
             Command::Clear => {
                 if self.clear_color_set {
-                    self.fb.clear(self.clear_color);
+                    let d = self.domain;
+                    self.fb
+                        .clear(self.clear_color.map(|c| d.constant(f64::from(c))));
                 }
             }
             Command::ClearColor(color) => {
@@ -179,8 +204,20 @@ impl Run {
                     return Err(Stop::skip("the emulator has no integer framebuffers"));
                 }
                 let r = region(probe, self.fb.width, self.fb.height).map_err(Stop::fail)?;
-                let pixels = self.fb.read(r.x, r.y, r.w, r.h);
+                let d = self.domain;
+                let pixels = self
+                    .fb
+                    .read(r.x, r.y, r.w, r.h, |v| d.representative(v) as f32, 0.0);
                 let result = judge(probe, line, &self.tolerance, r, &pixels, true);
+                let [x, y] = self
+                    .at
+                    .get(self.probe_values.len())
+                    .copied()
+                    .unwrap_or(result.pixel);
+                let zero = [d.constant(0.0); 4];
+                let values = self.fb.get(x, y).unwrap_or(zero);
+                self.probe_values
+                    .push(values.into_iter().take(result.observed.len()).collect());
                 if !result.pass {
                     let reason = failure_reason(&result);
                     if probe.warn_only {
@@ -252,10 +289,10 @@ impl Run {
         Ok(())
     }
 
-    fn draw(&self, instance: i64) -> Option<Draw<'_>> {
+    fn draw(&self, instance: i64) -> Option<Draw<'_, D>> {
         Some(Draw {
             program: self.program.as_ref()?,
-            domain: &self.domain,
+            domain: self.domain,
             uniforms: &self.uniforms,
             textures: &self.textures,
             needed: self.needed.as_deref(),
@@ -278,7 +315,8 @@ impl Run {
                 values: texcoords.iter().map(|t| t.to_vec()).collect(),
             });
         }
-        let mut fb = std::mem::replace(&mut self.fb, Framebuffer::new(0, 0));
+        let empty = Framebuffer::new(0, 0, self.domain.constant(0.0));
+        let mut fb = std::mem::replace(&mut self.fb, empty);
         let drawn = (0..instances.max(1)).try_for_each(|i| match self.draw(i64::from(i)) {
             Some(draw) => draw.run(&attributes, 4, Topology::Strip, &mut fb),
             None => Ok(()),
@@ -317,7 +355,8 @@ impl Run {
             Some(data) => attributes(data, first, count)?,
             None => Vec::new(),
         };
-        let mut fb = std::mem::replace(&mut self.fb, Framebuffer::new(0, 0));
+        let empty = Framebuffer::new(0, 0, self.domain.constant(0.0));
+        let mut fb = std::mem::replace(&mut self.fb, empty);
         let drawn =
             (0..instances.unwrap_or(1).max(1)).try_for_each(|i| match self.draw(i64::from(i)) {
                 Some(draw) => draw.run(&attributes, count, topology, &mut fb),
@@ -328,7 +367,11 @@ impl Run {
     }
 
     /// Decides the status.
-    fn finish(mut self, stopped: Result<(), Stop>, logs: BTreeMap<String, String>) -> TestResult {
+    fn finish(
+        mut self,
+        stopped: Result<(), Stop>,
+        logs: BTreeMap<String, String>,
+    ) -> Evaluation<D::F> {
         if stopped.is_ok() && !self.link_error_expected {
             self.program_in_use();
         }
@@ -340,13 +383,16 @@ impl Run {
                 (None, None) => (Status::Pass, None),
             },
         };
-        TestResult {
-            status,
-            verdict: None,
-            duration_s: 0.0,
-            reason,
-            probes: self.probes,
-            logs,
+        Evaluation {
+            result: TestResult {
+                status,
+                verdict: None,
+                duration_s: 0.0,
+                reason,
+                probes: self.probes,
+                logs,
+            },
+            probes: self.probe_values,
         }
     }
 }

@@ -10,10 +10,14 @@
 //! driver that lowers, `highp` one that does not, `exact` the binary64 reference.
 //!
 //! [`predict`] runs one parsed test in a mode and returns its result: the verdict stage reads
-//! each probe's computed value from it.
+//! each probe's computed value from it. [`evaluate`] does the same in any numeric domain (the
+//! acceptance intervals of `halfcheck_compiler::exec::Bounds` included) and reads each probe's
+//! values at the pixels the caller names.
 
 mod exec;
 mod framebuffer;
+mod interp;
+mod link;
 mod program;
 mod raster;
 mod require;
@@ -22,6 +26,9 @@ mod textures;
 mod uniforms;
 
 pub use halfcheck_compiler::exec::Mode;
+
+use halfcheck_compiler::exec::{Domain, Rounding};
+use halfcheck_compiler::CompileOptions;
 
 use crate::backend::Backend;
 use crate::results::{RunInfo, Status, TestResult};
@@ -74,13 +81,45 @@ pub fn parse_mode(name: &str) -> Result<Mode, String> {
 /// Runs `test` on the emulator in `mode`. Every probe that ran is in the result's `probes`,
 /// with the value the emulator computed per channel in `observed` (and its bits).
 pub fn predict(test: &ShaderTest, mode: Mode) -> TestResult {
+    let domain = Rounding::new(mode);
+    evaluate(test, &domain, &compile_options(mode), &[]).result
+}
+
+/// How the emulator compiles a test's shaders for `mode` (`mediump`: lowered, with Mesa's later
+/// pipeline; `highp`, `exact`: not lowered).
+pub fn compile_options(mode: Mode) -> CompileOptions {
+    program::options(mode)
+}
+
+/// What [`evaluate`] computed.
+#[derive(Debug, Clone)]
+pub struct Evaluation<F> {
+    /// The test's result, judged by piglit's rules on the binary32 view of the values.
+    pub result: TestResult,
+    /// For each probe that ran, in order, the value of each probed channel in the domain.
+    pub probes: Vec<Vec<F>>,
+}
+
+/// Runs `test` with its arithmetic in any numeric `domain` (the point modes, or acceptance
+/// intervals), its shaders compiled with `options`. `at[k]` is the pixel whose values the
+/// k-th probe reports in [`Evaluation::probes`] (for a verdict: the pixel the GL run
+/// reported); probes past its end use the pixel their own result reports.
+pub fn evaluate<D: Domain>(
+    test: &ShaderTest,
+    domain: &D,
+    options: &CompileOptions,
+    at: &[[u32; 2]],
+) -> Evaluation<D::F> {
     let started = Instant::now();
-    let mut result = match require::skip_reason(test) {
-        Some(reason) => TestResult::with_status(Status::Skip, reason),
-        None => exec::run(test, mode),
+    let mut evaluation = match require::skip_reason(test) {
+        Some(reason) => Evaluation {
+            result: TestResult::with_status(Status::Skip, reason),
+            probes: Vec::new(),
+        },
+        None => exec::run(test, domain, options, at),
     };
-    result.duration_s = started.elapsed().as_secs_f64();
-    result
+    evaluation.result.duration_s = started.elapsed().as_secs_f64();
+    evaluation
 }
 
 /// Why a test stopped early: a status (fail, skip, error) and the reason.

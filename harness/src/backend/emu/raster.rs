@@ -1,10 +1,11 @@
 //! Rasterisation: a triangle in window coordinates becomes the 2x2 quads it touches, each
-//! pixel with its coverage and its screen-space barycentric coordinates.
+//! pixel with its coverage.
 //!
-//! Pixel centres are at half-integers; a centre exactly on an edge belongs to the triangle
-//! when the edge is a top or left edge (so pixels on a shared edge are drawn once). Quads
-//! keep their uncovered pixels (helper invocations, for derivatives), with barycentrics
-//! extrapolated. Only quads holding a pixel that some probe reads are kept (`needed`).
+//! As on llvmpipe, vertices snap to 1/256 of a pixel (softpipe: no snapping) and coverage is
+//! exact; a pixel centre exactly on an edge belongs to the triangle for which it is a left
+//! edge, or a bottom edge (the top-left rule with rows counted from the bottom). Quads keep their
+//! uncovered pixels (helper invocations, for derivatives). Only quads holding a pixel that
+//! some probe reads are kept (`needed`).
 
 /// A vertex after the viewport transform.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -13,10 +14,6 @@ pub struct WindowVertex {
     pub x: f64,
     /// Window y (pixels from the bottom).
     pub y: f64,
-    /// Window depth in [0, 1].
-    pub z: f64,
-    /// Clip-space w (for perspective correction).
-    pub w: f64,
 }
 
 /// A 2x2 block of pixels: (x, y), (x+1, y), (x, y+1), (x+1, y+1).
@@ -28,8 +25,6 @@ pub struct Quad {
     pub y: u32,
     /// Which pixels the triangle covers (and lie in the framebuffer).
     pub covered: [bool; 4],
-    /// Screen-space barycentric coordinates of each pixel centre.
-    pub bary: [[f64; 3]; 4],
 }
 
 /// The quads of triangle `v` in a `width` x `height` framebuffer, and whether it faces front
@@ -39,58 +34,75 @@ pub fn triangle(
     width: u32,
     height: u32,
     needed: Option<&[bool]>,
+    snap: bool,
 ) -> (Vec<Quad>, bool) {
-    let edge = |a: WindowVertex, b: WindowVertex, px: f64, py: f64| {
-        (b.x - a.x) * (py - a.y) - (b.y - a.y) * (px - a.x)
+    // Positions relative to pixel centres in 1/256 of a pixel, rounded to that grid when
+    // `snap` (llvmpipe), else the exact binary32 coordinates scaled by 256 (softpipe): either
+    // way the edge functions below are exact.
+    let to_grid = |x: f64| {
+        let scaled = (x - 0.5) * SUBPIXELS as f64;
+        if snap {
+            scaled.round()
+        } else {
+            scaled
+        }
     };
-    let area = edge(v[0], v[1], v[2].x, v[2].y);
+    let limit = (i64::from(width.max(height)) + 1) * SUBPIXELS * 64;
+    let fixed = v.map(|p| [to_grid(p.x), to_grid(p.y)]);
+    if fixed
+        .iter()
+        .flatten()
+        .any(|c| !c.is_finite() || c.abs() > limit as f64)
+    {
+        return (Vec::new(), false);
+    }
+    let edge = |a: [f64; 2], b: [f64; 2], p: [f64; 2]| {
+        (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+    };
+    let area = edge(fixed[0], fixed[1], fixed[2]);
     let front = area > 0.0;
-    if area == 0.0 || !area.is_finite() {
+    if area == 0.0 {
         return (Vec::new(), front);
     }
     // Counter-clockwise order from here on.
-    let v = if front { v } else { [v[0], v[2], v[1]] };
-    let area = area.abs();
-    // Edge i is opposite vertex i: from v[i+1] to v[i+2].
-    let edges = [(v[1], v[2]), (v[2], v[0]), (v[0], v[1])];
-    let owns_ties = edges.map(|(a, b)| b.y < a.y || (a.y == b.y && b.x < a.x));
-    let min = |f: fn(&WindowVertex) -> f64| v.iter().map(f).fold(f64::INFINITY, f64::min);
-    let max = |f: fn(&WindowVertex) -> f64| v.iter().map(f).fold(f64::NEG_INFINITY, f64::max);
-    let clamp = |x: f64, size: u32| x.floor().clamp(0.0, f64::from(size)) as u32;
-    let (x0, x1) = (clamp(min(|p| p.x), width) & !1, clamp(max(|p| p.x), width));
-    let (y0, y1) = (
-        clamp(min(|p| p.y), height) & !1,
-        clamp(max(|p| p.y), height),
-    );
+    let f = if front {
+        fixed
+    } else {
+        [fixed[0], fixed[2], fixed[1]]
+    };
+    // Edge i is opposite vertex i: from f[i+1] to f[i+2]. A centre on an edge is inside for
+    // left edges (going down) and bottom edges (going right).
+    let edges = [(f[1], f[2]), (f[2], f[0]), (f[0], f[1])];
+    let owns_ties = edges.map(|(a, b)| b[1] < a[1] || (a[1] == b[1] && b[0] > a[0]));
+    let bound = |c: usize, size: u32| {
+        let grid = SUBPIXELS as f64;
+        let lo = f.iter().map(|p| p[c]).fold(f64::INFINITY, f64::min);
+        let hi = f.iter().map(|p| p[c]).fold(f64::NEG_INFINITY, f64::max);
+        let clamp = |x: f64| x.clamp(0.0, f64::from(size)) as u32;
+        let (lo, hi) = (clamp((lo / grid).floor()), clamp((hi / grid).floor() + 1.0));
+        (lo & !1, hi.min(size.saturating_sub(1)))
+    };
+    let ((x0, x1), (y0, y1)) = (bound(0, width), bound(1, height));
     let mut quads = Vec::new();
-    for qy in (y0..=y1.min(height.saturating_sub(1))).step_by(2) {
-        for qx in (x0..=x1.min(width.saturating_sub(1))).step_by(2) {
+    for qy in (y0..=y1).step_by(2) {
+        for qx in (x0..=x1).step_by(2) {
             let mut quad = Quad {
                 x: qx,
                 y: qy,
                 covered: [false; 4],
-                bary: [[0.0; 3]; 4],
             };
             let mut wanted = false;
             for k in 0..4u32 {
                 let (px, py) = (qx + k % 2, qy + k / 2);
-                let (cx, cy) = (f64::from(px) + 0.5, f64::from(py) + 0.5);
-                let e = edges.map(|(a, b)| edge(a, b, cx, cy));
+                let centre = [f64::from(px), f64::from(py)].map(|c| c * SUBPIXELS as f64);
+                let e = edges.map(|(a, b)| edge(a, b, centre));
                 let inside = (0..3).all(|i| e[i] > 0.0 || (e[i] == 0.0 && owns_ties[i]));
-                let on_screen = px < width && py < height;
-                let covered = inside && on_screen;
+                let covered = inside && px < width && py < height;
                 quad.covered[k as usize] = covered;
-                quad.bary[k as usize] = e.map(|x| x / area);
                 let index = py as usize * width as usize + px as usize;
                 wanted |= covered && needed.is_none_or(|n| n.get(index).copied().unwrap_or(false));
             }
             if wanted {
-                if !front {
-                    // Barycentrics follow the caller's vertex order.
-                    for b in &mut quad.bary {
-                        b.swap(1, 2);
-                    }
-                }
                 quads.push(quad);
             }
         }
@@ -98,23 +110,21 @@ pub fn triangle(
     (quads, front)
 }
 
+/// Subpixel steps per pixel (llvmpipe's `FIXED_ONE`).
+const SUBPIXELS: i64 = 256;
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn at(x: f64, y: f64) -> WindowVertex {
-        WindowVertex {
-            x,
-            y,
-            z: 0.5,
-            w: 1.0,
-        }
+        WindowVertex { x, y }
     }
 
     #[test]
     fn two_triangles_of_a_rectangle_cover_every_pixel_once() {
-        let (a, _) = triangle([at(0.0, 0.0), at(8.0, 0.0), at(0.0, 8.0)], 8, 8, None);
-        let (b, _) = triangle([at(0.0, 8.0), at(8.0, 0.0), at(8.0, 8.0)], 8, 8, None);
+        let (a, _) = triangle([at(0.0, 0.0), at(8.0, 0.0), at(0.0, 8.0)], 8, 8, None, true);
+        let (b, _) = triangle([at(0.0, 8.0), at(8.0, 0.0), at(8.0, 8.0)], 8, 8, None, true);
         let mut count = [0u32; 64];
         for q in a.iter().chain(&b) {
             for k in 0..4u32 {
@@ -127,14 +137,14 @@ mod tests {
     }
 
     #[test]
-    fn barycentrics_follow_the_vertex_order_whatever_the_winding() {
-        let (q, front) = triangle([at(0.0, 0.0), at(0.0, 4.0), at(4.0, 0.0)], 4, 4, None);
-        assert!(!front);
-        let b = q[0].bary[0];
-        // Pixel (0.5, 0.5): closest to vertex 0.
-        assert!(
-            (b[0] - 0.75).abs() < 1e-12 && (b[1] - 0.125).abs() < 1e-12,
-            "{b:?}"
-        );
+    fn the_shared_diagonal_of_a_rectangle_belongs_to_its_second_triangle() {
+        // Pixel (3, 4) has its centre on the diagonal of an 8x8 rectangle.
+        let (a, _) = triangle([at(0.0, 8.0), at(8.0, 0.0), at(8.0, 8.0)], 8, 8, None, true);
+        let covers = |quads: &[Quad], x: u32, y: u32| {
+            quads.iter().any(|q| {
+                (0..4u32).any(|k| q.covered[k as usize] && q.x + k % 2 == x && q.y + k / 2 == y)
+            })
+        };
+        assert!(covers(&a, 3, 4));
     }
 }

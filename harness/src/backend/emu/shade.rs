@@ -7,21 +7,22 @@
 //! the interpolated depth and 1/w; `gl_FrontFacing` follows the winding.
 
 use super::framebuffer::Framebuffer;
+use super::interp::Setup;
 use super::program::Program;
 use super::raster::{self, Quad, WindowVertex};
 use super::textures::Units;
 use super::uniforms::Uniforms;
 use super::Stop;
+use halfcheck_compiler::exec::value::at;
 use halfcheck_compiler::exec::{
-    find_var, layout, Arrangement, Domain, Invocation, Lanes, Rounding, Value,
+    find_var, layout, Arrangement, Binary, Domain, Invocation, Lanes, Rasterizer, Value, Width,
 };
 use halfcheck_compiler::ir::{Module, VarId, VarMode};
 use rayon::prelude::*;
-use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
 /// Statements one batch may execute before it counts as hung.
-const MAX_STEPS: u64 = 20_000_000;
+const MAX_STEPS: u64 = 1_000_000;
 /// Quads per fragment batch (4 lanes each).
 const QUADS_PER_BATCH: usize = 256;
 
@@ -92,14 +93,16 @@ impl Factor {
         })
     }
 
-    fn weights(self, src: [f32; 4], dst: [f32; 4]) -> [f32; 4] {
+    /// The factor's four weights for source `src` over destination `dst`, in binary32.
+    fn weights<D: Domain>(self, d: &D, src: [D::F; 4], dst: [D::F; 4]) -> [D::F; 4] {
+        let one_minus = |x| d.binary(Binary::Sub, d.constant(1.0), x, Width::Single);
         match self {
-            Factor::Zero => [0.0; 4],
-            Factor::One => [1.0; 4],
+            Factor::Zero => [d.constant(0.0); 4],
+            Factor::One => [d.constant(1.0); 4],
             Factor::SrcAlpha => [src[3]; 4],
-            Factor::OneMinusSrcAlpha => [1.0 - src[3]; 4],
+            Factor::OneMinusSrcAlpha => [one_minus(src[3]); 4],
             Factor::DstAlpha => [dst[3]; 4],
-            Factor::OneMinusDstAlpha => [1.0 - dst[3]; 4],
+            Factor::OneMinusDstAlpha => [one_minus(dst[3]); 4],
             Factor::SrcColor => src,
             Factor::DstColor => dst,
         }
@@ -107,11 +110,11 @@ impl Factor {
 }
 
 /// What a draw needs besides its vertices.
-pub struct Draw<'a> {
+pub struct Draw<'a, D: Domain> {
     /// The compiled shaders.
     pub program: &'a Program,
     /// The arithmetic.
-    pub domain: &'a Rounding,
+    pub domain: &'a D,
     /// Uniform values.
     pub uniforms: &'a Uniforms,
     /// Textures by unit.
@@ -125,38 +128,41 @@ pub struct Draw<'a> {
 }
 
 /// Vertex shader outputs: positions and varyings by name, one entry per vertex.
-struct Shaded {
+struct Shaded<F> {
     positions: Vec<[f64; 4]>,
-    varyings: Vec<(String, Value<f64>)>,
+    varyings: Vec<(String, Value<F>)>,
 }
 
-impl Draw<'_> {
+impl<D: Domain> Draw<'_, D> {
     /// Runs the vertex shader on `attributes`, rasterises `topology` and shades into `fb`.
     pub fn run(
         &self,
         attributes: &[Attribute],
         count: usize,
         topology: Topology,
-        fb: &mut Framebuffer,
+        fb: &mut Framebuffer<D::F>,
     ) -> Result<(), Stop> {
         let shaded = self.vertices(attributes, count)?;
         let triangles = assemble(topology, count);
         let mut work: Vec<(usize, bool, Vec<Quad>)> = Vec::new();
         for (t, &[a, b, c]) in triangles.iter().enumerate() {
-            let Some(window) = window_vertices(&shaded.positions, [a, b, c], fb) else {
+            let Some(window) = window_vertices(&shaded.positions, [a, b, c], (fb.width, fb.height))
+            else {
                 continue;
             };
-            let (quads, front) = raster::triangle(window, fb.width, fb.height, self.needed);
+            let snap = self.domain.driver().rasterizer == Rasterizer::Llvmpipe;
+            let (quads, front) = raster::triangle(window, fb.width, fb.height, self.needed, snap);
             for chunk in quads.chunks(QUADS_PER_BATCH) {
                 work.push((t, front, chunk.to_vec()));
             }
         }
         let output = output_var(&self.program.fragment)?;
-        let shaded_batches: Vec<Result<Colors, Stop>> = work
+        let size = (fb.width, fb.height);
+        let shaded_batches: Vec<Result<Colors<D::F>, Stop>> = work
             .par_iter()
             .map(|(t, front, quads)| {
                 let [a, b, c] = triangles[*t];
-                self.fragments(&shaded, [a, b, c], *front, quads, output)
+                self.fragments(&shaded, [a, b, c], *front, quads, output, size)
             })
             .collect();
         for ((_, _, quads), colors) in work.iter().zip(shaded_batches) {
@@ -173,9 +179,14 @@ impl Draw<'_> {
                     *pixel = match self.blend {
                         None => color,
                         Some(blend) => {
-                            let s = blend.src.weights(color, *pixel);
-                            let d = blend.dst.weights(color, *pixel);
-                            [0, 1, 2, 3].map(|c| color[c] * s[c] + pixel[c] * d[c])
+                            let d = self.domain;
+                            let s = blend.src.weights(d, color, *pixel);
+                            let t = blend.dst.weights(d, color, *pixel);
+                            [0, 1, 2, 3].map(|c| {
+                                let from = d.binary(Binary::Mul, color[c], s[c], Width::Single);
+                                let kept = d.binary(Binary::Mul, pixel[c], t[c], Width::Single);
+                                d.binary(Binary::Add, from, kept, Width::Single)
+                            })
                         }
                     };
                 }
@@ -184,7 +195,7 @@ impl Draw<'_> {
         Ok(())
     }
 
-    fn vertices(&self, attributes: &[Attribute], count: usize) -> Result<Shaded, Stop> {
+    fn vertices(&self, attributes: &[Attribute], count: usize) -> Result<Shaded<D::F>, Stop> {
         let module = &self.program.vertex;
         let textures = self.textures;
         let mut inv = Invocation::new(
@@ -194,7 +205,7 @@ impl Draw<'_> {
             count,
             Arrangement::Independent,
         );
-        self.uniforms.apply(module, &mut inv);
+        self.uniforms.apply(module, &mut inv, self.domain);
         let locations = attribute_locations(module, attributes);
         for (i, var) in module.variables.iter().enumerate() {
             let id = VarId(i as u32);
@@ -216,6 +227,7 @@ impl Draw<'_> {
                                             .and_then(|vals| vals.get(c))
                                             .map_or(default, |&x| f64::from(x))
                                     })
+                                    .map(|x| self.domain.constant(x))
                                     .collect(),
                             )
                         })
@@ -239,10 +251,7 @@ impl Draw<'_> {
         let positions = (0..count)
             .map(|v| {
                 [0, 1, 2, 3].map(|c| match position.get(c) {
-                    Some(Lanes::Float(x)) => self
-                        .domain
-                        .representative(halfcheck_compiler::exec::value::at(x, v))
-                        as f32 as f64,
+                    Some(Lanes::Float(x)) => self.domain.representative(at(x, v)) as f32 as f64,
                     _ => 0.0,
                 })
             })
@@ -262,12 +271,13 @@ impl Draw<'_> {
 
     fn fragments(
         &self,
-        shaded: &Shaded,
+        shaded: &Shaded<D::F>,
         tri: [usize; 3],
         front: bool,
         quads: &[Quad],
         output: VarId,
-    ) -> Result<Colors, Stop> {
+        size: (u32, u32),
+    ) -> Result<Colors<D::F>, Stop> {
         let module = &self.program.fragment;
         let lanes = quads.len() * 4;
         let mut inv = Invocation::new(
@@ -277,28 +287,17 @@ impl Draw<'_> {
             lanes,
             Arrangement::Quads,
         );
-        self.uniforms.apply(module, &mut inv);
-        let w = tri.map(|v| shaded.positions[v][3]);
-        let z = tri.map(|v| {
-            let p = shaded.positions[v];
-            p[2] / p[3] * 0.5 + 0.5
-        });
-        let bary = |lane: usize| quads[lane / 4].bary[lane % 4];
-        // Perspective-correct weights of vertices 1 and 2, made when a varying needs them.
-        let persp: OnceCell<Vec<[f32; 2]>> = OnceCell::new();
-        let weights = || {
-            persp
-                .get_or_init(|| {
-                    (0..lanes)
-                        .map(|lane| {
-                            let b = bary(lane);
-                            let p = [b[0] / w[0], b[1] / w[1], b[2] / w[2]];
-                            let sum = p[0] + p[1] + p[2];
-                            [(p[1] / sum) as f32, (p[2] / sum) as f32]
-                        })
-                        .collect()
-                })
-                .as_slice()
+        self.uniforms.apply(module, &mut inv, self.domain);
+        let window = tri.map(|v| window_position(shaded.positions[v], size));
+        let setup = Setup::new(
+            window.map(|p| [p[0], p[1]]),
+            self.domain.driver().rasterizer,
+        );
+        let oow = window.map(|p| p[3]);
+        let pixel = |lane: usize| {
+            let quad = &quads[lane / 4];
+            let k = (lane % 4) as u32;
+            (quad.x + k % 2, quad.y + k / 2)
         };
         let uses = &self.program.fragment_uses;
         for (i, var) in module.variables.iter().enumerate() {
@@ -311,21 +310,35 @@ impl Draw<'_> {
                     let Some((_, value)) = shaded.varyings.iter().find(|(n, _)| n == name) else {
                         continue;
                     };
-                    inv.set(id, interpolate(value, tri, weights));
+                    inv.set(
+                        id,
+                        interpolate(self.domain, value, tri, |a| {
+                            let p = setup.perspective(a, oow);
+                            (0..lanes)
+                                .map(|l| {
+                                    let (x, y) = pixel(l);
+                                    p.at(x, y)
+                                })
+                                .collect()
+                        }),
+                    );
                 }
                 (VarMode::SystemValue, "gl_FragCoord") => {
-                    let coord = |f: &dyn Fn(usize) -> f64| {
-                        Lanes::Float((0..lanes).map(|l| f64::from(f(l) as f32)).collect())
+                    let d = self.domain;
+                    let coord = |f: &dyn Fn(usize) -> f32| {
+                        Lanes::Float((0..lanes).map(|l| d.constant(f64::from(f(l)))).collect())
                     };
-                    let x = coord(&|l| f64::from(quads[l / 4].x + (l % 4) as u32 % 2) + 0.5);
-                    let y = coord(&|l| f64::from(quads[l / 4].y + (l % 4) as u32 / 2) + 0.5);
+                    let x = coord(&|l| pixel(l).0 as f32 + 0.5);
+                    let y = coord(&|l| pixel(l).1 as f32 + 0.5);
+                    let depth = setup.plane(window.map(|p| p[2]));
                     let zc = coord(&|l| {
-                        let b = bary(l);
-                        z[0] * b[0] + z[1] * b[1] + z[2] * b[2]
+                        let (x, y) = pixel(l);
+                        depth.at(x, y).min(1.0)
                     });
+                    let inverse_w = setup.plane(oow);
                     let wc = coord(&|l| {
-                        let b = bary(l);
-                        b[0] / w[0] + b[1] / w[1] + b[2] / w[2]
+                        let (x, y) = pixel(l);
+                        inverse_w.at(x, y)
                     });
                     inv.set(id, vec![x, y, zc, wc]);
                 }
@@ -339,12 +352,10 @@ impl Draw<'_> {
             .map_err(|e| Stop::error(format!("fragment shader: {e}")))?;
         let color = inv.get(output).cloned().unwrap_or_default();
         let killed = inv.killed();
+        let zero = self.domain.constant(0.0);
         let component = |c: usize, lane: usize| match color.get(c) {
-            Some(Lanes::Float(x)) => self
-                .domain
-                .representative(halfcheck_compiler::exec::value::at(x, lane))
-                as f32,
-            _ => 0.0,
+            Some(Lanes::Float(x)) => at(x, lane),
+            _ => zero,
         };
         if color.iter().all(|l| l.is_uniform()) && !killed.contains(&true) {
             return Ok(Colors::Same([0, 1, 2, 3].map(|c| component(c, 0))));
@@ -361,15 +372,15 @@ impl Draw<'_> {
 }
 
 /// The colours a batch of fragments wrote.
-enum Colors {
+enum Colors<F> {
     /// Every lane wrote this colour (nothing discarded).
-    Same([f32; 4]),
+    Same([F; 4]),
     /// Per lane; `None` where the fragment was discarded.
-    PerLane(Vec<Option<[f32; 4]>>),
+    PerLane(Vec<Option<[F; 4]>>),
 }
 
-impl Colors {
-    fn get(&self, lane: usize) -> Option<[f32; 4]> {
+impl<F: Copy> Colors<F> {
+    fn get(&self, lane: usize) -> Option<[F; 4]> {
         match self {
             Colors::Same(color) => Some(*color),
             Colors::PerLane(colors) => colors.get(lane).copied().flatten(),
@@ -377,25 +388,28 @@ impl Colors {
     }
 }
 
-/// Interpolates a per-vertex value over a triangle's lanes.
-fn interpolate<'a>(
-    value: &Value<f64>,
+/// Interpolates a per-vertex value over a triangle's lanes: a component equal at the three
+/// vertices stays as it is (exact, and uniform); the others go through `lanes`, which gives
+/// the binary32 value per lane of the component with these vertex values.
+fn interpolate<D: Domain>(
+    d: &D,
+    value: &Value<D::F>,
     tri: [usize; 3],
-    weights: impl Fn() -> &'a [[f32; 2]],
-) -> Value<f64> {
+    lanes: impl Fn([f32; 3]) -> Vec<f32>,
+) -> Value<D::F> {
     value
         .iter()
-        .map(|lanes| match lanes {
+        .map(|component| match component {
             Lanes::Float(v) => {
-                let at = |i: usize| halfcheck_compiler::exec::value::at(v, i) as f32;
-                let (a, b, c) = (at(tri[0]), at(tri[1]), at(tri[2]));
+                let (a, b, c) = (at(v, tri[0]), at(v, tri[1]), at(v, tri[2]));
                 if a == b && b == c {
-                    return Lanes::Float(vec![f64::from(a)]);
+                    return Lanes::Float(vec![a]);
                 }
+                let vertex = [a, b, c].map(|x| d.representative(x) as f32);
                 Lanes::Float(
-                    weights()
-                        .iter()
-                        .map(|p| f64::from(a + (b - a) * p[0] + (c - a) * p[1]))
+                    lanes(vertex)
+                        .into_iter()
+                        .map(|x| d.constant(f64::from(x)))
                         .collect(),
                 )
             }
@@ -485,29 +499,36 @@ fn assemble(topology: Topology, count: usize) -> Vec<[usize; 3]> {
     }
 }
 
-/// The viewport transform of a triangle; `None` when a vertex is behind the eye (w <= 0),
-/// which would need clipping.
+/// A clip-space position in window coordinates as the driver computes them in binary32:
+/// `x / w * (width / 2) + width / 2`, the depth `z / w * 0.5 + 0.5`, and `1 / w`.
+fn window_position(p: [f64; 4], (width, height): (u32, u32)) -> [f32; 4] {
+    let oow = 1.0 / p[3] as f32;
+    let (hw, hh) = (width as f32 / 2.0, height as f32 / 2.0);
+    [
+        p[0] as f32 * oow * hw + hw,
+        p[1] as f32 * oow * hh + hh,
+        p[2] as f32 * oow * 0.5 + 0.5,
+        oow,
+    ]
+}
+
+/// The window vertices of a triangle; `None` when a vertex is behind the eye (w <= 0), which
+/// would need clipping.
 fn window_vertices(
     positions: &[[f64; 4]],
     tri: [usize; 3],
-    fb: &Framebuffer,
+    size: (u32, u32),
 ) -> Option<[WindowVertex; 3]> {
-    let mut out = [WindowVertex {
-        x: 0.0,
-        y: 0.0,
-        z: 0.0,
-        w: 1.0,
-    }; 3];
+    let mut out = [WindowVertex { x: 0.0, y: 0.0 }; 3];
     for (slot, &v) in out.iter_mut().zip(&tri) {
-        let p = positions.get(v)?;
+        let p = *positions.get(v)?;
         if p[3] <= 0.0 || !p[3].is_finite() {
             return None;
         }
+        let [x, y, _, _] = window_position(p, size);
         *slot = WindowVertex {
-            x: (p[0] / p[3] + 1.0) * f64::from(fb.width) / 2.0,
-            y: (p[1] / p[3] + 1.0) * f64::from(fb.height) / 2.0,
-            z: p[2] / p[3] * 0.5 + 0.5,
-            w: p[3],
+            x: f64::from(x),
+            y: f64::from(y),
         };
     }
     Some(out)

@@ -1,6 +1,8 @@
 //! Piglit's generated textures in software, and sampling them.
 //!
-//! Texels are piglit's 8-bit RGBA (shared with the GL backend), read as `b / 255` in binary32.
+//! Texels are piglit's 8-bit RGBA (shared with the GL backend), read as `b * (1/255)` in
+//! binary32.
+//! Bilinear filtering is in binary32 (softpipe) or in llvmpipe's 8-bit fixed point.
 //! `texture rgbw`/`checkerboard` set piglit's defaults (NEAREST, clamp to edge) and make their
 //! unit the active one, which `texparameter` then changes. Filtering: nearest or bilinear on
 //! the level the level of detail picks (a mipmapped minification filter with missing levels
@@ -28,12 +30,12 @@ enum Filter {
     Mipmap(bool),
 }
 
-/// One level: RGBA floats, row 0 at t = 0.
+/// One level: 8-bit RGBA texels, row 0 at t = 0.
 #[derive(Debug, Clone)]
 struct Level {
     width: u32,
     height: u32,
-    texels: Vec<[f32; 4]>,
+    texels: Vec<[u8; 4]>,
 }
 
 /// A 2D texture and its sampler state.
@@ -51,13 +53,27 @@ struct Texture {
 pub struct Units {
     units: BTreeMap<u32, Texture>,
     active: u32,
+    /// Bilinear filtering in llvmpipe's fixed point rather than in binary32.
+    fixed_point: bool,
 }
 
-fn texels(bytes: &[u8]) -> Vec<[f32; 4]> {
+fn texels(bytes: &[u8]) -> Vec<[u8; 4]> {
     bytes
         .chunks_exact(4)
-        .map(|b| [0, 1, 2, 3].map(|c| f32::from(b[c]) / 255.0))
+        .map(|b| [b[0], b[1], b[2], b[3]])
         .collect()
+}
+
+/// An 8-bit texel as a binary32 RGBA value: `b * (1.0f / 255.0f)`, Mesa's conversion (one
+/// binary32 ulp above `b / 255` for some bytes).
+fn unorm(texel: [u8; 4]) -> [f32; 4] {
+    texel.map(|b| f32::from(b) * (1.0 / 255.0))
+}
+
+/// llvmpipe's 8-bit lerp with an 8-bit weight: `(a (256 - w) + b w + 128) >> 8`.
+fn lerp8(a: u8, b: u8, w: i64) -> u8 {
+    let v = (i64::from(a) * (256 - w) + i64::from(b) * w + 128) >> 8;
+    v.clamp(0, 255) as u8
 }
 
 fn checked(width: u32, height: u32) -> Result<(), Stop> {
@@ -72,6 +88,14 @@ fn checked(width: u32, height: u32) -> Result<(), Stop> {
 }
 
 impl Units {
+    /// No textures yet; `fixed_point` picks llvmpipe's fixed-point bilinear filtering.
+    pub fn new(fixed_point: bool) -> Units {
+        Units {
+            fixed_point,
+            ..Units::default()
+        }
+    }
+
     /// `texture rgbw UNIT (w, h) [FORMAT]`.
     pub fn rgbw(&mut self, command: &TextureRgbw) -> Result<(), Stop> {
         match command.format.as_deref() {
@@ -183,34 +207,58 @@ fn wrap_index(i: i64, size: u32, wrap: Wrap) -> usize {
 }
 
 impl Level {
-    fn texel(&self, x: i64, y: i64, texture: &Texture) -> [f32; 4] {
+    fn texel(&self, x: i64, y: i64, texture: &Texture) -> [u8; 4] {
         let x = wrap_index(x, self.width, texture.wrap_s);
         let y = wrap_index(y, self.height, texture.wrap_t);
         self.texels
             .get(y * self.width as usize + x)
             .copied()
-            .unwrap_or([0.0, 0.0, 0.0, 1.0])
+            .unwrap_or([0, 0, 0, 255])
     }
 
-    fn sample(&self, coord: [f32; 2], linear: bool, texture: &Texture) -> [f32; 4] {
+    fn sample(&self, coord: [f32; 2], linear: bool, fixed: bool, texture: &Texture) -> [f32; 4] {
         let u = coord[0] * self.width as f32;
         let v = coord[1] * self.height as f32;
         if !linear {
-            return self.texel(u.floor() as i64, v.floor() as i64, texture);
+            return unorm(self.texel(u.floor() as i64, v.floor() as i64, texture));
+        }
+        // llvmpipe's 8-bit path takes only repeat and clamp-to-edge; mirrored repeat goes
+        // through its binary32 path.
+        let simple_wrap = |w: Wrap| matches!(w, Wrap::Repeat | Wrap::ClampToEdge);
+        if fixed && simple_wrap(texture.wrap_s) && simple_wrap(texture.wrap_t) {
+            return self.sample_fixed(u, v, texture);
         }
         let (u, v) = (u - 0.5, v - 0.5);
         let (x0, y0) = (u.floor(), v.floor());
         let (a, b) = (u - x0, v - y0);
         let (x0, y0) = (x0 as i64, y0 as i64);
-        let t00 = self.texel(x0, y0, texture);
-        let t10 = self.texel(x0 + 1, y0, texture);
-        let t01 = self.texel(x0, y0 + 1, texture);
-        let t11 = self.texel(x0 + 1, y0 + 1, texture);
+        let t00 = unorm(self.texel(x0, y0, texture));
+        let t10 = unorm(self.texel(x0 + 1, y0, texture));
+        let t01 = unorm(self.texel(x0, y0 + 1, texture));
+        let t11 = unorm(self.texel(x0 + 1, y0 + 1, texture));
         [0, 1, 2, 3].map(|c| {
             let bottom = t00[c] + a * (t10[c] - t00[c]);
             let top = t01[c] + a * (t11[c] - t01[c]);
             bottom + b * (top - bottom)
         })
+    }
+
+    /// Bilinear filtering as llvmpipe does it on 8-bit textures: texel-space coordinates
+    /// rounded to 1/256, 8-bit weights, 8-bit lerps (rows first), then to binary32.
+    fn sample_fixed(&self, u: f32, v: f32, texture: &Texture) -> [f32; 4] {
+        let fixed = |x: f32| (x * 256.0).round() as i64 - 128;
+        let (fu, fv) = (fixed(u), fixed(v));
+        let (x0, y0) = (fu >> 8, fv >> 8);
+        let (wx, wy) = (fu & 255, fv & 255);
+        let t00 = self.texel(x0, y0, texture);
+        let t10 = self.texel(x0 + 1, y0, texture);
+        let t01 = self.texel(x0, y0 + 1, texture);
+        let t11 = self.texel(x0 + 1, y0 + 1, texture);
+        unorm([0, 1, 2, 3].map(|c| {
+            let bottom = lerp8(t00[c], t10[c], wx);
+            let top = lerp8(t01[c], t11[c], wx);
+            lerp8(bottom, top, wy)
+        }))
     }
 }
 
@@ -234,7 +282,7 @@ impl halfcheck_compiler::exec::Textures for Units {
             .or_else(|| texture.levels.iter().next())
             .map(|(_, image)| image)?;
         let linear = matches!(filter, Filter::Linear | Filter::Mipmap(true));
-        Some(image.sample(coord, linear, texture))
+        Some(image.sample(coord, linear, self.fixed_point, texture))
     }
 
     fn fetch(&self, unit: i64, texel: [i64; 2], level: i64) -> Option<[f32; 4]> {
@@ -242,12 +290,50 @@ impl halfcheck_compiler::exec::Textures for Units {
         let image = texture.levels.get(&u32::try_from(level).ok()?)?;
         let inside = (0..i64::from(image.width)).contains(&texel[0])
             && (0..i64::from(image.height)).contains(&texel[1]);
-        inside.then(|| image.texel(texel[0], texel[1], texture))
+        inside.then(|| unorm(image.texel(texel[0], texel[1], texture)))
     }
 
     fn size(&self, unit: i64, level: i64) -> Option<[i64; 2]> {
         let texture = self.units.get(&u32::try_from(unit).ok()?)?;
         let image = texture.levels.get(&u32::try_from(level).ok()?)?;
         Some([i64::from(image.width), i64::from(image.height)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use halfcheck_compiler::exec::Textures;
+
+    fn rgbw(fixed_point: bool) -> Units {
+        let mut units = Units::new(fixed_point);
+        let command = TextureRgbw {
+            unit: 0,
+            width: 8,
+            height: 8,
+            format: None,
+        };
+        units.rgbw(&command).expect("texture");
+        units.parameter("2D", "mag", "linear").expect("linear");
+        units
+    }
+
+    #[test]
+    fn llvmpipe_filters_8_bit_textures_in_fixed_point() {
+        // Measured on llvmpipe: s = 110.5 / 250 on an 8-texel red|green row gives weight
+        // round((3.536 * 256)) - 128 & 255 = 9, so green = (255 * 9 + 128) >> 8 = 9 / 255.
+        let units = rgbw(true);
+        let texel = units.sample(0, [110.5 / 250.0, 60.5 / 250.0], 0.0);
+        let bytes = texel.map(|t| t.map(|v| (v * 255.0).round() as u8));
+        assert_eq!(bytes, Some([246, 9, 0, 255]));
+    }
+
+    #[test]
+    fn softpipe_filters_in_binary32() {
+        let units = rgbw(false);
+        let green = units
+            .sample(0, [110.5 / 250.0, 60.5 / 250.0], 0.0)
+            .map(|t| t[1]);
+        assert!(green.is_some_and(|g| (g - 0.036).abs() < 1e-5), "{green:?}");
     }
 }

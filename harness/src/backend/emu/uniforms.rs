@@ -9,7 +9,7 @@
 use super::program::Program;
 use super::Stop;
 use crate::shader_test::{Scalar, UniformSet};
-use halfcheck_compiler::exec::{find_var, layout, Invocation, Lanes, Rounding, Value};
+use halfcheck_compiler::exec::{find_var, layout, Domain, Invocation, Lanes, Value};
 use halfcheck_compiler::ir::{BaseType, Module, Type, VarMode};
 use std::collections::BTreeMap;
 
@@ -56,16 +56,33 @@ impl Uniforms {
         Ok(())
     }
 
-    /// Gives every uniform of `module` that a command set its value.
-    pub fn apply(&self, module: &Module, invocation: &mut Invocation<'_, Rounding>) {
+    /// Gives every uniform of `module` that a command set its value, as `domain` holds it.
+    pub fn apply<D: Domain>(
+        &self,
+        module: &Module,
+        invocation: &mut Invocation<'_, D>,
+        domain: &D,
+    ) {
         for (name, value) in &self.values {
             if let Some(id) = find_var(module, name, VarMode::Uniform) {
                 if layout::size(module, &module.var(id).ty) == value.len() {
-                    invocation.set(id, value.clone());
+                    invocation.set(id, in_domain(value, domain));
                 }
             }
         }
     }
+}
+
+/// A value of exact `f64` floats as `domain` holds it.
+fn in_domain<D: Domain>(value: &Value<f64>, domain: &D) -> Value<D::F> {
+    value
+        .iter()
+        .map(|lanes| match lanes {
+            Lanes::Float(v) => Lanes::Float(v.iter().map(|&x| domain.constant(x)).collect()),
+            Lanes::Int(v) => Lanes::Int(v.clone()),
+            Lanes::Bool(v) => Lanes::Bool(v.clone()),
+        })
+        .collect()
 }
 
 /// One uniform component of kind `base` holding `value`.

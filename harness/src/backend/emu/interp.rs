@@ -1,0 +1,198 @@
+//! Varying interpolation as the modelled driver computes it, so interpolated values are
+//! bit-exact. Every step rounds to binary32.
+//!
+//! llvmpipe sets each attribute up as a plane: with the vertices in window coordinates (the
+//! first two swapped when `(x0 - x1)(y2 - y0) - (y0 - y1)(x2 - x0)` is negative),
+//! `ooa = 1 / det`, the edge deltas scaled by `ooa`,
+//! `dadx = (a0 - a1) dy20' - (a2 - a0) dy01'`, `dady = (a2 - a0) dx01' - (a0 - a1) dx20'` and
+//! the value at the centre of pixel (0, 0), `a0 - (dadx (x0 - 0.5) + dady (y0 - 0.5))`. Pixel
+//! (x, y) reads `fma(dady, y, fma(dadx, x, a00))`; a perspective-correct varying is the plane
+//! of `a / w` times the reciprocal of the plane of `1 / w`.
+//!
+//! softpipe sorts the vertices by y (min, mid, max) and builds the plane from the bottom and
+//! major edges: `dadx = (ebot.dy (a_max - a_min) - (a_mid - a_min) emaj.dy) / area`,
+//! `dady = (emaj.dx (a_mid - a_min) - (a_max - a_min) ebot.dx) / area`. A quad at (x, y) starts
+//! from `a00 + dadx x + dady y`, its other pixels add `dadx`, `dady` or both; a
+//! perspective-correct varying divides by the plane of `1 / w`.
+
+use halfcheck_compiler::exec::Rasterizer;
+
+/// A triangle's setup: the vertex order and the scaled edge deltas.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Setup {
+    kind: Rasterizer,
+    /// Which of the caller's vertices is setup vertex 0, 1, 2.
+    order: [usize; 3],
+    /// Setup vertex 0 relative to the centre of pixel (0, 0).
+    origin: [f32; 2],
+    /// llvmpipe: dx01, dy01, dx20, dy20 times `1 / det`; softpipe: the bottom edge (dx, dy),
+    /// the major edge (dx, dy) and `1 / area` in the first five.
+    deltas: [f32; 5],
+}
+
+/// One attribute's plane: its value at pixel (0, 0) and its gradients.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plane {
+    kind: Rasterizer,
+    a0: f32,
+    dadx: f32,
+    dady: f32,
+}
+
+impl Plane {
+    /// The value at pixel `(x, y)`.
+    pub fn at(&self, x: u32, y: u32) -> f32 {
+        match self.kind {
+            Rasterizer::Llvmpipe => self
+                .dady
+                .mul_add(y as f32, self.dadx.mul_add(x as f32, self.a0)),
+            Rasterizer::Softpipe => {
+                let (qx, qy) = (x & !1, y & !1);
+                let base = (self.a0 + self.dadx * qx as f32) + self.dady * qy as f32;
+                let right = if x > qx { base + self.dadx } else { base };
+                if y > qy {
+                    right + self.dady
+                } else {
+                    right
+                }
+            }
+        }
+    }
+}
+
+impl Setup {
+    /// The setup of a triangle with these window positions (x, y).
+    pub fn new(window: [[f32; 2]; 3], kind: Rasterizer) -> Setup {
+        match kind {
+            Rasterizer::Llvmpipe => {
+                let deltas = |w: [[f32; 2]; 3]| {
+                    let (dx01, dy01) = (w[0][0] - w[1][0], w[0][1] - w[1][1]);
+                    let (dx20, dy20) = (w[2][0] - w[0][0], w[2][1] - w[0][1]);
+                    (dx01, dy01, dx20, dy20, dx01 * dy20 - dy01 * dx20)
+                };
+                let order = if deltas(window).4 < 0.0 {
+                    [1, 0, 2]
+                } else {
+                    [0, 1, 2]
+                };
+                let w = order.map(|i| window[i]);
+                let (dx01, dy01, dx20, dy20, det) = deltas(w);
+                let ooa = 1.0 / det;
+                Setup {
+                    kind,
+                    order,
+                    origin: [w[0][0] - 0.5, w[0][1] - 0.5],
+                    deltas: [dx01 * ooa, dy01 * ooa, dx20 * ooa, dy20 * ooa, 0.0],
+                }
+            }
+            Rasterizer::Softpipe => {
+                let order = sorted_by_y(window);
+                let [min, mid, max] = order.map(|i| window[i]);
+                let (maj_dx, maj_dy) = (max[0] - min[0], max[1] - min[1]);
+                let (bot_dx, bot_dy) = (mid[0] - min[0], mid[1] - min[1]);
+                let ooa = 1.0 / (maj_dx * bot_dy - bot_dx * maj_dy);
+                Setup {
+                    kind,
+                    order,
+                    origin: [min[0] - 0.5, min[1] - 0.5],
+                    deltas: [bot_dx, bot_dy, maj_dx, maj_dy, ooa],
+                }
+            }
+        }
+    }
+
+    /// The plane of an attribute with these values at the caller's three vertices.
+    pub fn plane(&self, values: [f32; 3]) -> Plane {
+        let a = self.order.map(|i| values[i]);
+        let d = self.deltas;
+        let (dadx, dady) = match self.kind {
+            Rasterizer::Llvmpipe => {
+                let (da01, da20) = (a[0] - a[1], a[2] - a[0]);
+                (da01 * d[3] - da20 * d[1], da20 * d[0] - da01 * d[2])
+            }
+            Rasterizer::Softpipe => {
+                let (bot, maj) = (a[1] - a[0], a[2] - a[0]);
+                let x = d[1] * maj - bot * d[3];
+                let y = d[2] * bot - maj * d[0];
+                (x * d[4], y * d[4])
+            }
+        };
+        Plane {
+            kind: self.kind,
+            a0: a[0] - (dadx * self.origin[0] + dady * self.origin[1]),
+            dadx,
+            dady,
+        }
+    }
+
+    /// A perspective-correct attribute: `values` at the vertices, `oow` their `1 / w`.
+    pub fn perspective(&self, values: [f32; 3], oow: [f32; 3]) -> Perspective {
+        Perspective {
+            over_w: self.plane([0, 1, 2].map(|i| values[i] * oow[i])),
+            one_over_w: self.plane(oow),
+        }
+    }
+}
+
+/// softpipe's order: the vertices by increasing y, ties kept in the order its comparisons
+/// leave them.
+fn sorted_by_y(w: [[f32; 2]; 3]) -> [usize; 3] {
+    let (y0, y1, y2) = (w[0][1], w[1][1], w[2][1]);
+    if y0 <= y1 {
+        if y1 <= y2 {
+            [0, 1, 2]
+        } else if y2 <= y0 {
+            [2, 0, 1]
+        } else {
+            [0, 2, 1]
+        }
+    } else if y0 <= y2 {
+        [1, 0, 2]
+    } else if y2 <= y1 {
+        [2, 1, 0]
+    } else {
+        [1, 2, 0]
+    }
+}
+
+/// A perspective-correct attribute's two planes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Perspective {
+    over_w: Plane,
+    one_over_w: Plane,
+}
+
+impl Perspective {
+    /// The value at pixel `(x, y)`.
+    pub fn at(&self, x: u32, y: u32) -> f32 {
+        let (a, w) = (self.over_w.at(x, y), self.one_over_w.at(x, y));
+        match self.over_w.kind {
+            Rasterizer::Llvmpipe => a * (1.0 / w),
+            Rasterizer::Softpipe => a / w,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Measured: v = piglit_vertex.x * 0.37 + 0.1 over `draw rect -1 -1 2 2`, first triangle
+    // of the strip, pixels (0, 0) and (17, 33).
+    fn gradient(kind: Rasterizer) -> [u32; 2] {
+        let v = |x: f32| x * 0.37 + 0.1;
+        let setup = Setup::new([[0.0, 0.0], [250.0, 0.0], [0.0, 250.0]], kind);
+        let p = setup.perspective([v(-1.0), v(1.0), v(-1.0)], [1.0; 3]);
+        [p.at(0, 0).to_bits(), p.at(17, 33).to_bits()]
+    }
+
+    #[test]
+    fn llvmpipe_interpolates_a_gradient_bit_for_bit() {
+        assert_eq!(gradient(Rasterizer::Llvmpipe), [0xbe89_7b75, 0xbe5f_6fd4]);
+    }
+
+    #[test]
+    fn softpipe_interpolates_a_gradient_bit_for_bit() {
+        assert_eq!(gradient(Rasterizer::Softpipe), [0xbe89_7b74, 0xbe5f_6fd2]);
+    }
+}

@@ -1,0 +1,86 @@
+//! The emulator never panics and never hangs: shaders that loop forever, index out of range,
+//! divide integers by zero, sample units that hold nothing, discard everything, or draw
+//! degenerate and off-screen geometry give a result with a reason.
+
+use halfcheck::backend::emu::{predict, Mode};
+use halfcheck::results::Status;
+use halfcheck::shader_test::parse_str;
+use std::path::Path;
+
+fn run(fragment: &str, commands: &str) -> halfcheck::results::TestResult {
+    let text = format!(
+        "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
+         [fragment shader]\n#version 300 es\nprecision mediump float;\nout vec4 color;\n\
+         {fragment}\n\n[test]\n{commands}\n"
+    );
+    let test = parse_str(Path::new("robustness.shader_test"), &text).expect("parses");
+    predict(&test, Mode::Mediump)
+}
+
+#[test]
+fn an_endless_loop_is_an_error_not_a_hang() {
+    let r = run(
+        "uniform float a;\nvoid main() { float x = 0.0; while (a >= 0.0) { x += 1.0; } color = vec4(x); }",
+        "uniform float a 1.0\ndraw rect -1 -1 2 2\nprobe rgba 0 0 0 0 0 0",
+    );
+    assert_eq!(r.status, Status::Error, "{:?}", r.reason);
+    assert!(r.reason.unwrap_or_default().contains("too long"));
+}
+
+#[test]
+fn out_of_range_indices_and_integer_division_by_zero_give_values() {
+    let r = run(
+        "uniform int i;\nuniform int z;\nvoid main() { float v[3] = float[3](0.25, 0.5, 0.75);\n\
+         int q = 7 / z; color = vec4(v[i], v[-i], float(q) * 0.0, 1.0); }",
+        "uniform int i 9\nuniform int z 0\ndraw rect -1 -1 2 2\nprobe rgba 1 1 0.75 0.25 0.0 1.0",
+    );
+    assert!(matches!(r.status, Status::Pass | Status::Fail), "{r:?}");
+    assert_eq!(r.probes.len(), 1);
+}
+
+#[test]
+fn sampling_a_unit_without_texture_reads_black() {
+    let r = run(
+        "uniform sampler2D s;\nvoid main() { color = texture(s, gl_FragCoord.xy / 250.0); }",
+        "uniform int s 7\ndraw rect -1 -1 2 2\nprobe rgba 5 5 0.0 0.0 0.0 1.0",
+    );
+    assert_eq!(r.status, Status::Pass, "{:?}", r.reason);
+}
+
+#[test]
+fn discarding_every_fragment_leaves_the_clear_colour() {
+    let r = run(
+        "void main() { discard; }",
+        "clear color 0.0 1.0 0.0 1.0\nclear\ndraw rect -1 -1 2 2\nprobe all rgba 0.0 1.0 0.0 1.0",
+    );
+    assert_eq!(r.status, Status::Pass, "{:?}", r.reason);
+}
+
+#[test]
+fn derivatives_and_divergent_branches_run_per_quad() {
+    let r = run(
+        "void main() { float x = gl_FragCoord.x; if (x > 125.0) { color = vec4(dFdx(x), 0.0, 0.0, 1.0); }\n\
+         else { color = vec4(0.0, dFdy(gl_FragCoord.y), 0.0, 1.0); } }",
+        "draw rect -1 -1 2 2\nprobe rgba 200 10 1.0 0.0 0.0 1.0\nprobe rgba 10 10 0.0 1.0 0.0 1.0",
+    );
+    assert_eq!(r.status, Status::Pass, "{:?}", r.reason);
+}
+
+#[test]
+fn degenerate_and_off_screen_rectangles_draw_nothing() {
+    let r = run(
+        "void main() { color = vec4(1.0); }",
+        "draw rect -1 -1 0 2\ndraw rect 5 5 1 1\ndraw rect ortho 300 300 10 10\nprobe all rgba 0 0 0 0",
+    );
+    assert_eq!(r.status, Status::Pass, "{:?}", r.reason);
+}
+
+#[test]
+fn a_shader_the_compiler_rejects_fails_with_its_log() {
+    let r = run(
+        "void main() { color = undefined_thing; }",
+        "draw rect -1 -1 2 2",
+    );
+    assert_eq!(r.status, Status::Fail, "{:?}", r.reason);
+    assert!(r.logs.contains_key("fragment"));
+}
