@@ -154,19 +154,62 @@ pub struct ProbeResult {
     pub channels: Vec<ChannelAnalysis>,
 }
 
-/// Serde for float lists that may hold NaN or infinities, which JSON numbers cannot: those are
+/// Serde for floats that may be NaN or infinite, which JSON numbers cannot hold: those are
 /// written as the strings `"NaN"`, `"inf"` and `"-inf"` and read back as the same values.
-mod json_floats {
+pub(crate) mod json_float {
     use serde::de::Error;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     /// A float as JSON sees it: a number, or a string for the values JSON has no number for.
     #[derive(Serialize, Deserialize)]
     #[serde(untagged)]
-    enum JsonFloat {
+    pub(super) enum JsonFloat {
         Number(f64),
         Text(String),
     }
+
+    impl JsonFloat {
+        /// The JSON form of `x`.
+        pub(super) fn from(x: f64) -> JsonFloat {
+            if x.is_nan() {
+                JsonFloat::Text("NaN".into())
+            } else if x.is_infinite() {
+                JsonFloat::Text(if x > 0.0 { "inf" } else { "-inf" }.into())
+            } else {
+                JsonFloat::Number(x)
+            }
+        }
+
+        /// The value, or what was wrong with the text.
+        pub(super) fn value(self) -> Result<f64, String> {
+            match self {
+                JsonFloat::Number(x) => Ok(x),
+                JsonFloat::Text(t) => match t.as_str() {
+                    "NaN" => Ok(f64::NAN),
+                    "inf" => Ok(f64::INFINITY),
+                    "-inf" => Ok(f64::NEG_INFINITY),
+                    other => Err(format!(
+                        "expected a number, \"NaN\", \"inf\" or \"-inf\", found \"{other}\""
+                    )),
+                },
+            }
+        }
+    }
+
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        JsonFloat::from(*x).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        JsonFloat::deserialize(d)?.value().map_err(D::Error::custom)
+    }
+}
+
+/// [`json_float`] for lists of `f32` or `f64`.
+mod json_floats {
+    use super::json_float::JsonFloat;
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     /// Floats this module can write and read.
     pub trait Float: Copy {
@@ -193,36 +236,14 @@ mod json_floats {
     }
 
     pub fn serialize<T: Float, S: Serializer>(values: &[T], s: S) -> Result<S::Ok, S::Error> {
-        let out: Vec<JsonFloat> = values
-            .iter()
-            .map(|v| {
-                let x = v.to_f64();
-                if x.is_nan() {
-                    JsonFloat::Text("NaN".into())
-                } else if x.is_infinite() {
-                    JsonFloat::Text(if x > 0.0 { "inf" } else { "-inf" }.into())
-                } else {
-                    JsonFloat::Number(x)
-                }
-            })
-            .collect();
+        let out: Vec<JsonFloat> = values.iter().map(|v| JsonFloat::from(v.to_f64())).collect();
         out.serialize(s)
     }
 
     pub fn deserialize<'de, T: Float, D: Deserializer<'de>>(d: D) -> Result<Vec<T>, D::Error> {
         Vec::<JsonFloat>::deserialize(d)?
             .into_iter()
-            .map(|v| match v {
-                JsonFloat::Number(x) => Ok(T::from_f64(x)),
-                JsonFloat::Text(t) => match t.as_str() {
-                    "NaN" => Ok(T::from_f64(f64::NAN)),
-                    "inf" => Ok(T::from_f64(f64::INFINITY)),
-                    "-inf" => Ok(T::from_f64(f64::NEG_INFINITY)),
-                    other => Err(D::Error::custom(format!(
-                        "expected a number, \"NaN\", \"inf\" or \"-inf\", found \"{other}\""
-                    ))),
-                },
-            })
+            .map(|v| v.value().map(T::from_f64).map_err(D::Error::custom))
             .collect()
     }
 }

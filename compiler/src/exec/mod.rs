@@ -24,6 +24,7 @@ pub mod bounds;
 mod convert;
 pub mod domain;
 mod eval;
+pub mod guided;
 mod intrinsic;
 pub mod layout;
 mod library;
@@ -37,6 +38,7 @@ pub use bounds::{Bounds, Interval};
 pub use domain::{
     Binary, Compare, Derivatives, Domain, DriverModel, Mode, Rasterizer, Rounding, Unary, Width,
 };
+pub use guided::Guided;
 pub use texture::{NoTextures, Textures};
 pub use uses::used_variables;
 pub use value::{Lanes, Value};

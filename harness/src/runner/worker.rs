@@ -9,6 +9,7 @@ use super::protocol::{Job, Reply};
 use crate::backend::{open_backend, BackendKind, BackendOptions};
 use crate::results::{Status, TestResult};
 use crate::shader_test::parse_file;
+use crate::verdict;
 use regex::Regex;
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -25,6 +26,8 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
             return 2;
         }
     };
+    // The mock backend runs nothing, so there is nothing to judge.
+    let judges = kind != BackendKind::Mock;
     if !send(&mut out, &Reply::Ready(Box::new(backend.run_info()))) {
         return 1;
     }
@@ -35,7 +38,13 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
                 faults.inject(&job.name);
                 let start = Instant::now();
                 let mut result = match parse_file(&job.path) {
-                    Ok(test) => backend.run_test(&test),
+                    Ok(test) => {
+                        let mut result = backend.run_test(&test);
+                        if judges {
+                            verdict::attach(&test, &mut result);
+                        }
+                        result
+                    }
                     Err(e) => TestResult::with_status(Status::Error, e.to_string()),
                 };
                 result.duration_s = start.elapsed().as_secs_f64();

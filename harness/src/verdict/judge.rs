@@ -6,7 +6,7 @@
 //! and binary32 ULPs against the exact value. A test whose shaders declare nothing lowp or
 //! mediump gets `n/a` and is judged by its piglit status alone.
 
-use super::classify::{classify_channel, combine, ChannelVerdict, Interval, Verdict};
+use super::classify::{classify_channel, combine, ChannelVerdict, Expectation, Interval, Verdict};
 use crate::results::TestResult;
 use serde::{Deserialize, Serialize};
 
@@ -15,8 +15,10 @@ use serde::{Deserialize, Serialize};
 pub struct ChannelPrediction {
     /// The value at highp (binary32 throughout).
     pub highp: f32,
-    /// The value with the lowered operations in binary16.
+    /// The value with the operations Mesa lowers in binary16 (the `mesa` model).
     pub mediump: f32,
+    /// The value with every operation the precision rules allow in binary16 (`spec` model).
+    pub mediump_spec: f32,
     /// The binary64 reference.
     pub exact: f64,
     /// What a conforming highp evaluation may return.
@@ -29,12 +31,20 @@ pub struct ChannelPrediction {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChannelAnalysis {
     /// The observed value `o`.
+    #[serde(with = "crate::results::json_float")]
     pub observed: f64,
     /// The highp prediction `h`.
+    #[serde(with = "crate::results::json_float")]
     pub highp: f64,
-    /// The mediump prediction `m`.
+    /// The mediump prediction `m` (the `mesa` model).
+    #[serde(with = "crate::results::json_float")]
     pub mediump: f64,
+    /// The mediump prediction of the `spec` model, which decides whether the channel
+    /// discriminates.
+    #[serde(with = "crate::results::json_float")]
+    pub mediump_spec: f64,
     /// The binary64 reference.
+    #[serde(with = "crate::results::json_float")]
     pub exact: f64,
     /// `H`.
     pub highp_bounds: Interval,
@@ -45,8 +55,10 @@ pub struct ChannelAnalysis {
     /// Whether `o` equals `m` bit for bit (the mediump prediction was exact).
     pub matches_mediump: bool,
     /// |o - exact| in binary16 ULPs at the exact value's magnitude.
+    #[serde(with = "crate::results::json_float")]
     pub ulp16_error: f64,
     /// |o - exact| in binary32 ULPs at the exact value's magnitude.
+    #[serde(with = "crate::results::json_float")]
     pub ulp32_error: f64,
 }
 
@@ -86,10 +98,19 @@ fn analyse(observed: f32, p: &ChannelPrediction) -> ChannelAnalysis {
         observed: o,
         highp: f64::from(p.highp),
         mediump: f64::from(p.mediump),
+        mediump_spec: f64::from(p.mediump_spec),
         exact: p.exact,
         highp_bounds: p.highp_bounds,
         mediump_bounds: p.mediump_bounds,
-        verdict: classify_channel(o, &p.highp_bounds, &p.mediump_bounds),
+        verdict: classify_channel(
+            o,
+            &Expectation {
+                highp: f64::from(p.highp),
+                mediump: f64::from(p.mediump_spec),
+                highp_bounds: p.highp_bounds,
+                mediump_bounds: p.mediump_bounds,
+            },
+        ),
         matches_mediump: observed.to_bits() == p.mediump.to_bits(),
         ulp16_error: error / ulp(p.exact, 10, -14),
         ulp32_error: error / ulp(p.exact, 23, -126),
@@ -134,6 +155,7 @@ mod tests {
         ChannelPrediction {
             highp: 0.333_343_5,
             mediump: 0.25,
+            mediump_spec: 0.25,
             exact: 1.0 / 3.0,
             highp_bounds: Interval::new(0.3330, 0.3337),
             mediump_bounds: Interval::new(0.0, 0.5),
@@ -182,6 +204,26 @@ mod tests {
         judge(&mut result, &[vec![div_prediction()]], false);
         assert_eq!(result.verdict, Some(Verdict::NotApplicable));
         assert!(result.probes[0].channels.is_empty());
+    }
+
+    #[test]
+    fn infinite_bounds_and_nan_values_round_trip_through_json() {
+        let mut result = TestResult::with_status(Status::Fail, "");
+        result.probes = vec![probe(vec![f32::NAN])];
+        let unbounded = Interval::new(f64::NEG_INFINITY, f64::INFINITY);
+        let p = ChannelPrediction {
+            highp_bounds: unbounded,
+            mediump_bounds: unbounded,
+            exact: f64::INFINITY,
+            ..div_prediction()
+        };
+        judge(&mut result, &[vec![p]], true);
+        let json = serde_json::to_string(&result).unwrap();
+        let back: TestResult = serde_json::from_str(&json).unwrap();
+        let c = &back.probes[0].channels[0];
+        assert!(c.observed.is_nan());
+        assert_eq!(c.highp_bounds.lo, f64::NEG_INFINITY);
+        assert_eq!(c.exact, f64::INFINITY);
     }
 
     #[test]

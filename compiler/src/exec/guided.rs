@@ -1,0 +1,108 @@
+//! A domain that computes two others side by side, the first steering the control flow.
+//!
+//! An interval can straddle a branch condition; then the interval domain alone must guess a
+//! branch, and a shader like `if (fract(a / b * 1024.0) < 0.31)` gets bounds for the wrong
+//! one. Pairing the interval with a point evaluation of the same IR makes every comparison,
+//! and every float that becomes an index or an integer, follow the point value: the bounds
+//! are those of the evaluations that take the point evaluation's path.
+
+use super::domain::{Binary, Compare, Domain, DriverModel, Unary, Width};
+
+/// `guide` decides comparisons and representative values; `follower` is computed alongside.
+#[derive(Clone, Copy, Debug)]
+pub struct Guided<G, B> {
+    /// The point domain that steers.
+    pub guide: G,
+    /// The domain computed along the guide's path (the bounds).
+    pub follower: B,
+}
+
+impl<G: Domain, B: Domain> Domain for Guided<G, B> {
+    type F = (G::F, B::F);
+
+    fn lowers_ints(&self) -> bool {
+        self.guide.lowers_ints()
+    }
+
+    fn constant(&self, x: f64) -> Self::F {
+        (self.guide.constant(x), self.follower.constant(x))
+    }
+
+    fn representative(&self, x: Self::F) -> f64 {
+        self.guide.representative(x.0)
+    }
+
+    fn convert(&self, x: Self::F, width: Width) -> Self::F {
+        (
+            self.guide.convert(x.0, width),
+            self.follower.convert(x.1, width),
+        )
+    }
+
+    fn truncate(&self, x: Self::F, width: Width) -> Self::F {
+        (
+            self.guide.truncate(x.0, width),
+            self.follower.truncate(x.1, width),
+        )
+    }
+
+    fn unary(&self, op: Unary, a: Self::F, width: Width) -> Self::F {
+        (
+            self.guide.unary(op, a.0, width),
+            self.follower.unary(op, a.1, width),
+        )
+    }
+
+    fn binary(&self, op: Binary, a: Self::F, b: Self::F, width: Width) -> Self::F {
+        (
+            self.guide.binary(op, a.0, b.0, width),
+            self.follower.binary(op, a.1, b.1, width),
+        )
+    }
+
+    fn fma(&self, a: Self::F, b: Self::F, c: Self::F, width: Width) -> Self::F {
+        (
+            self.guide.fma(a.0, b.0, c.0, width),
+            self.follower.fma(a.1, b.1, c.1, width),
+        )
+    }
+
+    fn ldexp(&self, a: Self::F, e: i64, width: Width) -> Self::F {
+        (
+            self.guide.ldexp(a.0, e, width),
+            self.follower.ldexp(a.1, e, width),
+        )
+    }
+
+    fn compare(&self, op: Compare, a: Self::F, b: Self::F) -> bool {
+        self.guide.compare(op, a.0, b.0)
+    }
+
+    fn driver(&self) -> DriverModel {
+        self.guide.driver()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::{Bounds, Mode, Rounding};
+
+    /// fract(1/3 * 1024) < 0.31 is true in binary16 (0.25) though the mediump interval of
+    /// the fract straddles 0.31: the guide's binary16 value decides.
+    #[test]
+    fn comparisons_follow_the_guide_not_the_interval_midpoint() {
+        let d = Guided {
+            guide: Rounding::new(Mode::Mediump),
+            follower: Bounds::mediump(),
+        };
+        let h = Width::Half;
+        let third = d.binary(Binary::Div, d.constant(1.0), d.constant(3.0), h);
+        let scaled = d.binary(Binary::Mul, third, d.constant(1024.0), h);
+        let f = d.unary(Unary::Fract, scaled, h);
+        assert_eq!(f.0, 0.25);
+        assert!(f.1.contains(0.25) && f.1.contains(0.5), "{:?}", f.1);
+        assert!(d.compare(Compare::Less, f, d.constant(0.31)));
+        assert_eq!(d.representative(f), 0.25);
+    }
+}
