@@ -6,6 +6,7 @@
 pub mod backend;
 pub mod compile_cmd;
 pub mod discover;
+pub mod lint;
 pub mod results;
 pub mod runner;
 pub mod shader_test;

@@ -73,6 +73,13 @@ enum Commands {
         #[arg(long)]
         baseline: Option<PathBuf>,
     },
+    /// Check that mediump tests can prove lowering: discriminating probes, nothing foldable,
+    /// expected values that match a prediction.
+    Lint {
+        /// Files or directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// Compare two results.json files: regressions, fixes, changes, new and removed tests.
     Compare {
         /// The earlier run's results.json.
@@ -149,6 +156,7 @@ fn main() -> ExitCode {
             run_command(&options, &checks)
         }
         Commands::Compare { old, new } => compare_command(&old, &new),
+        Commands::Lint { paths } => lint_command(&paths),
         Commands::Devices => devices_command(),
         Commands::Compile(args) => match halfcheck::compile_cmd::run(&args) {
             Ok(out) => {
@@ -315,6 +323,25 @@ fn run_command(options: &RunOptions, checks: &RunChecks) -> ExitCode {
         })
     };
     if good {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// `halfcheck lint`: exit 0 only when nothing was found.
+fn lint_command(paths: &[PathBuf]) -> ExitCode {
+    let report = halfcheck::lint::lint(paths);
+    for f in &report.findings {
+        println!("{}:{}: {}", f.test, f.line, f.message);
+    }
+    println!(
+        "{} tests checked, {} skipped, {} findings",
+        report.checked,
+        report.skipped.len(),
+        report.findings.len()
+    );
+    if report.findings.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

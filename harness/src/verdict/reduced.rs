@@ -26,7 +26,7 @@ fn has_reduced_qualifier(text: &str) -> bool {
 }
 
 /// The compiler's name for a shader_test stage.
-fn compiler_stage(stage: Stage) -> halfcheck_compiler::Stage {
+pub fn compiler_stage(stage: Stage) -> halfcheck_compiler::Stage {
     match stage {
         Stage::Vertex => halfcheck_compiler::Stage::Vertex,
         Stage::TessControl => halfcheck_compiler::Stage::TessControl,

@@ -1,0 +1,208 @@
+//! `halfcheck lint`: checks that each mediump test can prove lowering before it runs anywhere.
+//!
+//! For every probed channel the emulator predicts `h`, the binary16 value `m` of everything
+//! the precision rules let a driver lower (`spec` model), and the highp acceptance interval
+//! `H`. A probe *discriminates* when on some channel `m` lies outside `H` by more than the
+//! readback can blur: in the float view (any distance) and in piglit's 8-bit view (more than
+//! the probe's tolerance between `m` and every 8-bit value `H` can give). Lint reports:
+//! - probes that do not discriminate, with the best margin found;
+//! - expressions a compiler may fold away with inexact algebra (`(a + b) - b`, ...);
+//! - probes whose expected value in the file matches neither `h` nor `m`.
+//!
+//! Tests whose shaders declare nothing lowp or mediump are skipped (n/a), and negative
+//! controls (nothing the rules let a driver lower reaches a probe) need not discriminate.
+
+use crate::backend::emu::{predict as run_emulator, Mode};
+use crate::backend::piglit::probe::unorm8;
+use crate::discover::find_tests;
+use crate::shader_test::{parse_file, ShaderTest, SourceKind};
+use crate::verdict::judge::ChannelPrediction;
+use crate::verdict::predict::predict;
+use crate::verdict::reduced::{compiler_stage, declares_reduced_precision};
+use halfcheck_compiler::analysis::foldable::foldable_patterns;
+use halfcheck_compiler::{compile, parse_shader, CompileOptions, Model};
+use std::path::PathBuf;
+
+/// One problem lint found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    /// The test's name.
+    pub test: String,
+    /// Line in the `.shader_test` file (0 when it is about the whole file).
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// What linting a set of tests found.
+#[derive(Debug, Default)]
+pub struct LintReport {
+    /// Tests checked (with reduced precision).
+    pub checked: usize,
+    /// Tests skipped, with why (no reduced precision, the emulator cannot run it).
+    pub skipped: Vec<(String, String)>,
+    /// Everything found.
+    pub findings: Vec<Finding>,
+}
+
+/// Lints every `.shader_test` under `paths`.
+pub fn lint(paths: &[PathBuf]) -> LintReport {
+    let (files, walk_errors) = find_tests(paths);
+    let mut report = LintReport::default();
+    for e in walk_errors {
+        report.findings.push(Finding {
+            test: e,
+            line: 0,
+            message: "cannot read".to_string(),
+        });
+    }
+    for file in files {
+        let test = match parse_file(&file.path) {
+            Ok(test) => test,
+            Err(e) => {
+                report.findings.push(Finding {
+                    test: file.name,
+                    line: e.line,
+                    message: e.to_string(),
+                });
+                continue;
+            }
+        };
+        if !declares_reduced_precision(&test) {
+            report
+                .skipped
+                .push((file.name, "declares nothing lowp or mediump".to_string()));
+            continue;
+        }
+        match lint_test(&test) {
+            Ok(found) => {
+                report.checked += 1;
+                report
+                    .findings
+                    .extend(found.into_iter().map(|(line, message)| Finding {
+                        test: file.name.clone(),
+                        line,
+                        message,
+                    }));
+            }
+            Err(reason) => report.skipped.push((file.name, reason)),
+        }
+    }
+    report
+}
+
+/// The findings of one test, as (line, message).
+fn lint_test(test: &ShaderTest) -> Result<Vec<(usize, String)>, String> {
+    let mut found = foldable(test);
+    let emulated = run_emulator(test, Mode::Mediump);
+    if emulated.probes.is_empty() {
+        return Err(match emulated.reason {
+            Some(reason) => format!("the emulator ran no probe: {reason}"),
+            None => "it has no probes".to_string(),
+        });
+    }
+    let at: Vec<[u32; 2]> = emulated.probes.iter().map(|p| p.pixel).collect();
+    let predictions = predict(test, &at)?;
+    let control = predictions.iter().flatten().all(kept_highp);
+    for (probe, channels) in emulated.probes.iter().zip(&predictions) {
+        let tolerance = |c: usize| probe.tolerance.get(c).copied().unwrap_or(0.01);
+        if !control {
+            let margins: Vec<(f64, f64)> = channels
+                .iter()
+                .enumerate()
+                .map(|(c, p)| margins(p, tolerance(c)))
+                .collect();
+            if !margins
+                .iter()
+                .any(|&(float, byte)| float > 0.0 && byte > 0.0)
+            {
+                let (float, byte) = margins.iter().fold((f64::MIN, f64::MIN), |acc, m| {
+                    (acc.0.max(m.0), acc.1.max(m.1))
+                });
+                found.push((
+                    probe.line,
+                    format!(
+                        "probe does not discriminate: on no channel is the mediump value \
+                         outside the highp interval in both views (best margin {float:.3e} \
+                         as floats, {byte:.4} in the 8-bit view after the {} tolerance)",
+                        tolerance(0)
+                    ),
+                ));
+            }
+        }
+        for (c, (p, &expected)) in channels.iter().zip(&probe.expected).enumerate() {
+            let near = |v: f32| (f64::from(unorm8(v)) - expected).abs() <= tolerance(c);
+            if !near(p.highp) && !near(p.mediump) && !near(p.mediump_spec) {
+                found.push((
+                    probe.line,
+                    format!(
+                        "expected {expected} on channel {c} matches neither prediction: \
+                         highp {}, mediump {} (spec model {})",
+                        p.highp, p.mediump, p.mediump_spec
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// Whether nothing the rules let a driver lower reaches this channel.
+fn kept_highp(p: &ChannelPrediction) -> bool {
+    p.highp_bounds == p.mediump_bounds && p.highp.to_bits() == p.mediump_spec.to_bits()
+}
+
+/// How far the mediump value lies outside `H`: as floats, and in the 8-bit view beyond the
+/// tolerance (positive: it discriminates).
+fn margins(p: &ChannelPrediction, tolerance: f64) -> (f64, f64) {
+    let m = f64::from(p.mediump_spec);
+    let (lo, hi) = (p.highp_bounds.lo, p.highp_bounds.hi);
+    let float = if m < lo {
+        lo - m
+    } else if m > hi {
+        m - hi
+    } else {
+        -(m - lo).min(hi - m)
+    };
+    let view = |x: f64| f64::from(unorm8(x as f32));
+    let (q, qlo, qhi) = (view(m), view(lo), view(hi));
+    let byte = if q < qlo {
+        qlo - q
+    } else if q > qhi {
+        q - qhi
+    } else {
+        0.0
+    };
+    (float, byte - tolerance)
+}
+
+/// Foldable expressions in the test's GLSL shaders, at their lines in the file.
+fn foldable(test: &ShaderTest) -> Vec<(usize, String)> {
+    let options = CompileOptions {
+        model: Model::Spec,
+        lower: false,
+        ..CompileOptions::default()
+    };
+    let mut found = Vec::new();
+    for shader in test.shaders.iter().filter(|s| s.kind == SourceKind::Glsl) {
+        let stage = compiler_stage(shader.stage);
+        let (Ok(unit), Ok(module)) = (
+            parse_shader(&shader.text, stage, "shader"),
+            compile(&shader.text, stage, "shader", &options),
+        ) else {
+            continue;
+        };
+        for f in foldable_patterns(&module) {
+            let location = unit.source_map.locate(f.span.start);
+            found.push((
+                shader.first_line + location.physical_line as usize - 1,
+                format!(
+                    "`{}` can be folded away by the compiler's inexact algebra; build the \
+                     case from operations that cannot",
+                    f.pattern
+                ),
+            ));
+        }
+    }
+    found
+}
