@@ -1,0 +1,120 @@
+//! Lowering verdicts on real drivers: llvmpipe lowers mediump to binary16, softpipe does not.
+//! Without EGL these tests skip with a printed reason, unless `HALFCHECK_REQUIRE_GL=1`.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+fn cases() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases")
+}
+
+fn run_gl(driver: &str, target: &Path, results: &Path, extra: &[&str]) -> Output {
+    halfcheck()
+        .args(["run", "--backend", "gl", "-j", "2", "--results"])
+        .arg(results)
+        .args(extra)
+        .arg(target)
+        .env("GALLIUM_DRIVER", driver)
+        .output()
+        .expect("runs")
+}
+
+fn verdicts(results: &Path) -> Value {
+    let text = std::fs::read_to_string(results.join("results.json")).expect("results.json");
+    serde_json::from_str::<Value>(&text).expect("json")["tests"].clone()
+}
+
+const LOWERED: [&str; 10] = [
+    "mediump_aoa_lowered",
+    "mediump_array_index_lowered",
+    "mediump_array_lowered",
+    "mediump_div_lowered",
+    "mediump_dot_lowered",
+    "mediump_function_lowered",
+    "mediump_if_lowered",
+    "mediump_matrix_lowered",
+    "mediump_struct_lowered",
+    "mediump_tex_lowered",
+];
+
+#[test]
+fn igalia_lowered_tests_are_lowered_on_llvmpipe_and_not_on_softpipe() {
+    if !have_gl() {
+        return;
+    }
+    let root = temp_dir("verdicts-anchors");
+    let execution = anchors().join("glsl-es-1.00/execution");
+    run_gl("llvmpipe", &execution, &root.join("llvmpipe"), &[]);
+    run_gl("softpipe", &execution, &root.join("softpipe"), &[]);
+    let llvm = verdicts(&root.join("llvmpipe"));
+    let soft = verdicts(&root.join("softpipe"));
+    for name in LOWERED {
+        let test = format!("{name}.shader_test");
+        // llvmpipe keeps the stored `result = a / b` of the red channel in binary32 (a lone
+        // operation on 32-bit uniforms), so only the amplified green channel is lowered.
+        let on_llvmpipe = if name == "mediump_div_lowered" {
+            "partial"
+        } else {
+            "lowered"
+        };
+        assert_eq!(llvm[&test]["verdict"], on_llvmpipe, "{test} on llvmpipe");
+        assert_eq!(soft[&test]["verdict"], "not-lowered", "{test} on softpipe");
+    }
+    let mixed = "mixed_precision_not_lowered.shader_test";
+    assert_eq!(llvm[mixed]["verdict"], "not-lowered");
+    assert_eq!(soft[mixed]["verdict"], "not-lowered");
+    // The exact float behind the verdict: fract(1/3 * 1024) in binary16 is 0.25.
+    let channel = &llvm["mediump_div_lowered.shader_test"]["probes"][0]["channels"][1];
+    assert_eq!(channel["observed"], 0.25);
+    assert_eq!(channel["verdict"], "lowered");
+    assert_eq!(channel["matches_mediump"], true);
+}
+
+#[test]
+fn softpipe_with_llvmpipe_expectations_is_a_lowering_regression_on_every_mediump_case() {
+    if !have_gl() {
+        return;
+    }
+    let root = temp_dir("verdicts-regression");
+    let expectations = cases().join("expectations");
+    let arg = |name: &str| expectations.join(name).to_str().expect("utf-8").to_string();
+    let wrong = run_gl(
+        "softpipe",
+        &cases(),
+        &root.join("wrong"),
+        &[
+            "--expectations",
+            &arg("llvmpipe.yaml"),
+            "--skip-renderer-check",
+        ],
+    );
+    assert_eq!(wrong.status.code(), Some(1), "{}", text(&wrong));
+    let report = text(&wrong);
+    let results = verdicts(&root.join("wrong"));
+    let mut regressions = 0;
+    for (name, result) in results.as_object().expect("tests") {
+        let header = std::fs::read_to_string(cases().join(name)).expect("case file");
+        if header.contains("# Expect: lowered") {
+            regressions += 1;
+            assert!(
+                report.contains(&format!(
+                    "unexpected: {name}: expected pass, lowered, got fail, "
+                )),
+                "{name} not listed as a regression: {result}"
+            );
+        }
+    }
+    assert!(regressions > 150, "{regressions}");
+
+    let right = run_gl(
+        "softpipe",
+        &cases(),
+        &root.join("right"),
+        &["--expectations", &arg("softpipe.yaml")],
+    );
+    assert_eq!(right.status.code(), Some(0), "{}", text(&right));
+}
