@@ -171,3 +171,23 @@ fn parse_stats_counts_files_and_exit_code_follows_errors() {
         text(&output)
     );
 }
+
+/// The README's main job on a machine with no GL driver: `auto` falls back to the emulator.
+#[test]
+fn auto_backend_falls_back_to_the_emulator_without_a_gl_driver() {
+    let dir = temp_dir("auto");
+    let output = halfcheck()
+        .args(["run", "-t", "mediump_div_lowered", "--results"])
+        .arg(&dir)
+        .arg(anchors())
+        // glvnd finds no EGL vendor library here, so no driver answers.
+        .env("__EGL_VENDOR_LIBRARY_DIRS", "/nonexistent")
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", text(&output));
+    let r = results(&dir);
+    assert_eq!(r["run"]["backend"], "emu");
+    let test = &r["tests"]["glsl-es-1.00/execution/mediump_div_lowered.shader_test"];
+    assert_eq!(test["status"], "pass");
+    assert_eq!(test["probes"][0]["observed"][1], 0.25);
+}
