@@ -10,6 +10,9 @@ use crate::shader_test::ShaderTest;
 pub mod emu;
 pub mod gl;
 mod mock;
+mod stop;
+
+pub(crate) use stop::Stop;
 pub mod piglit;
 
 /// Which backend a run uses.

@@ -30,7 +30,7 @@ pub use halfcheck_compiler::exec::Mode;
 use halfcheck_compiler::exec::{Domain, Rounding};
 use halfcheck_compiler::CompileOptions;
 
-use crate::backend::Backend;
+use crate::backend::{Backend, Stop};
 use crate::results::{RunInfo, Status, TestResult};
 use crate::shader_test::ShaderTest;
 use serde_json::json;
@@ -122,32 +122,3 @@ pub fn evaluate<D: Domain>(
     evaluation
 }
 
-/// Why a test stopped early: a status (fail, skip, error) and the reason.
-#[derive(Debug, Clone, PartialEq)]
-struct Stop {
-    status: Status,
-    reason: String,
-}
-
-impl Stop {
-    fn fail(reason: impl Into<String>) -> Stop {
-        Stop {
-            status: Status::Fail,
-            reason: reason.into(),
-        }
-    }
-
-    fn skip(reason: impl Into<String>) -> Stop {
-        Stop {
-            status: Status::Skip,
-            reason: reason.into(),
-        }
-    }
-
-    fn error(reason: impl Into<String>) -> Stop {
-        Stop {
-            status: Status::Error,
-            reason: reason.into(),
-        }
-    }
-}

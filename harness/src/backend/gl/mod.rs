@@ -22,7 +22,7 @@ mod uniforms;
 
 pub use context::{ContextInfo, DeviceInfo};
 
-use crate::backend::Backend;
+use crate::backend::{Backend, Stop};
 use crate::results::{RunInfo, Status, TestResult};
 use crate::shader_test::ShaderTest;
 use context::GlContext;
@@ -172,35 +172,6 @@ impl Backend for GlBackend {
     }
 }
 
-/// Why a test stopped early: a status (fail, skip, error) and the reason.
-#[derive(Debug, Clone, PartialEq)]
-struct Stop {
-    status: Status,
-    reason: String,
-}
-
-impl Stop {
-    fn fail(reason: impl Into<String>) -> Stop {
-        Stop {
-            status: Status::Fail,
-            reason: reason.into(),
-        }
-    }
-
-    fn skip(reason: impl Into<String>) -> Stop {
-        Stop {
-            status: Status::Skip,
-            reason: reason.into(),
-        }
-    }
-
-    fn error(reason: impl Into<String>) -> Stop {
-        Stop {
-            status: Status::Error,
-            reason: reason.into(),
-        }
-    }
-}
 
 /// `glGetIntegerv(name)`, or `None` when the driver rejects the enum.
 fn query_limit(gl: &glow::Context, name: u32) -> Option<i64> {
