@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use halfcheck_compiler::{compile, ir, CompileOptions, Model, Stage};
 
-use crate::shader_test::{self, Api, Requirement, SourceKind};
+use crate::backend::piglit::program::glsl_es_version;
+use crate::shader_test::{self, SourceKind};
 
 /// The stage to compile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -125,26 +126,10 @@ fn load(path: &Path, stage: Option<StageArg>) -> Result<(String, Stage), String>
     let pad = section.first_line.saturating_sub(1);
     let mut text = String::new();
     if !has_version(&section.text) {
-        let version = test
-            .require
-            .items
-            .iter()
-            .find_map(|item| match &item.value {
-                Requirement::Version {
-                    api: Api::GlslEs,
-                    version,
-                    ..
-                } => Some(*version),
-                _ => None,
-            });
-        if let Some(v) = version {
-            let number = v.major * 100 + v.minor;
-            text.push_str(&if number == 100 {
-                "#version 100".to_owned()
-            } else {
-                format!("#version {number} es")
-            });
-            text.push('\n');
+        match glsl_es_version(&test) {
+            Some(100) => text.push_str("#version 100\n"),
+            Some(number) => text.push_str(&format!("#version {number} es\n")),
+            None => {}
         }
     }
     let lines = text.lines().count();
