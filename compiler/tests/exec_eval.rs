@@ -43,6 +43,23 @@ fn mediump_division_rounds_to_binary16_and_the_amplifier_shows_it() {
 }
 
 #[test]
+fn continue_inside_a_switch_continues_the_users_loop() {
+    let src = "#version 300 es\nprecision highp float;\nuniform float a;\nout vec4 c;\n\
+void main() { float s = 0.0; for (int i = 0; i < 4; i++) { switch (i) { case 1: continue; \
+default: s += 1.0; } s += 10.0; } c = vec4(s, a, 0.0, 1.0); }";
+    let module = fragment(src, true);
+    let domain = Rounding::new(Mode::Highp);
+    let mut inv = Invocation::new(&module, &domain, &NoTextures, 4, Arrangement::Quads);
+    let id = find_var(&module, "a", VarMode::Uniform).expect("uniform");
+    inv.set(id, vec![Lanes::Float(vec![0.0])]);
+    inv.run(1_000_000).expect("runs");
+    let out = find_var(&module, "c", VarMode::ShaderOut).expect("output");
+    let c = inv.get(out).expect("written");
+    // i = 1 skips both additions; the other three iterations add 11.
+    assert_eq!(c[0].floats().expect("floats")[0], 33.0);
+}
+
+#[test]
 fn highp_mode_computes_the_same_shader_in_binary32() {
     let module = fragment(DIV, false);
     let c = run(&module, Mode::Highp, &[("a", 1.0), ("b", 3.0)]);

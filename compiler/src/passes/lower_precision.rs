@@ -299,6 +299,12 @@ impl Pass {
             }
             _ if is_deref(e) => self.handle_precision(&e.ty, Self::deref_precision(e, m)),
             ExprKind::Swizzle(base, _) => combine(State::Unknown, self.state(base, m)),
+            // An element of a computed matrix or vector (`inverse(m)[0]`): in `spec` it has
+            // the precision of the value it is taken from (its index is a tree of its own),
+            // so `spec` lowers at least what `mesa` lowers inside it.
+            ExprKind::Index(base, _) if self.model == Model::Spec => {
+                combine(State::Unknown, self.state(base, m))
+            }
             ExprKind::Texture(_) => self.handle_precision(&e.ty, e.precision),
             ExprKind::Intrinsic(name, args) if math_intrinsic(name) => {
                 let start = if self.can_lower_type(&e.ty) {
@@ -325,6 +331,17 @@ impl Pass {
                 };
                 if op.is_derivative() && !self.switches.derivatives {
                     s = State::Cant;
+                }
+                // Mesa lowers a built-in call only when every non-constant argument is
+                // lowerable (`handle_call`): `mix(x, y, b)` with a bool variable `b` (no
+                // precision) is highp there, and so is its result. Measured on llvmpipe:
+                // such a select and the operation that uses it stay binary32.
+                if *op == Op::Csel && self.model == Model::Mesa {
+                    if let Some(cond) = operands.first() {
+                        if cond.constant().is_none() && self.state(cond, m) != State::Should {
+                            return State::Cant;
+                        }
+                    }
                 }
                 let s = operands.iter().fold(s, |s, o| combine(s, self.state(o, m)));
                 self.spec_fallback(s, e)
@@ -421,6 +438,10 @@ impl Pass {
         match &mut e.kind {
             ExprKind::Texture(t) => self.texture_args(t, m),
             ExprKind::Swizzle(base, _) => self.lower(base, m),
+            ExprKind::Index(base, index) if self.model == Model::Spec => {
+                self.lower(base, m);
+                self.root(index, m);
+            }
             ExprKind::Op(op, operands) => {
                 let lower_all = fixed(*op) == Fixed::Lowered;
                 for o in operands.iter_mut() {

@@ -1,32 +1,317 @@
 //! What Mesa's pipeline does after `lower_precision`, as measured on llvmpipe (Mesa 22.3).
 //!
-//! The rule (the "lone operation" rule): a 16-bit tree that holds a single operation, all of
-//! whose sources are 32-bit values converted down (uniforms, varyings, highp results: not
-//! literals, texels or 16-bit variables), runs in binary32. `fract(a)`, `a > c` and
-//! `sin(x) * k` with highp `k` stay 32-bit; `a - b` does not, because Mesa splits it into
-//! an add and a negate, two operations. NIR folds the `f2f16`/`f2f32` pair around such an
-//! operation away, leaving a 32-bit operation.
+//! The rules, each measured with exact float readback on llvmpipe:
+//!
+//! 1. The lone-operation rule: a 16-bit tree that holds a single operation, all of whose
+//!    sources are 32-bit values converted down (uniforms, varyings, highp results: not
+//!    literals, texels or 16-bit variables), runs in binary32 where its result is converted
+//!    back up. `fract(a)`, `a > c` and `sin(x) * k` with highp `k` stay 32-bit; `a - b` does
+//!    not, because Mesa splits it into an add and a negate, two operations; nor do `mod`
+//!    (`x - y * floor(x / y)`), a `dot` of vectors or a matrix product, which Mesa expands
+//!    into several operations per channel. A lone operation stored into a 16-bit variable
+//!    counts as converted back up only when the variable is read somewhere at 32 bits
+//!    (`float r = a / b; gl_FragColor.r = r;`); one read only by 16-bit operations stays
+//!    16-bit (`vec4 p = a * b; fract(p.x)`, `modf`'s `trunc`).
+//! 2. Conversions through variables: once Mesa's variables are SSA values, NIR folds
+//!    `f2f32(f2fmp(x))` to `x` even when a variable, temporary or swizzle sits between the
+//!    two. A 16-bit local or temporary whose every assignment is a 32-bit value converted
+//!    down, a constant, or a copy of another such variable therefore holds the 32-bit value:
+//!    it is widened, its 32-bit reads lose their `f162f`, its 16-bit reads get the `f2fmp`
+//!    (the same value the store gave them). Measured: a highp result stored in a mediump
+//!    local, a call result copied into a vector constructor, keep their binary32 values.
+//! 3. A conversion up of a swizzle of a conversion down (`f162f(swiz(f2fmp(u)))`) is
+//!    `swiz(u)`: a mediump uniform read by a highp operation is not rounded.
+//!
+//! NIR folds these pairs around such an operation away, leaving a 32-bit operation.
 
 use super::fold_conversions::{children, stmt_exprs};
 use super::walk;
-use crate::ir::{BaseType, Expr, ExprKind, Module, Op, Stmt};
+use std::collections::HashSet;
 
-/// Applies the rule to `module` in place.
+use crate::ir::{BaseType, Expr, ExprKind, Module, Op, Stmt, Type, VarId, VarMode};
+
+/// Applies the rules to `module` in place.
 pub fn run(module: &mut Module) {
+    let mut read_wide = HashSet::new();
     walk::blocks(module, &mut |block, _| {
         for stmt in block.iter_mut() {
-            // A lone operation stored straight into a 16-bit variable: computed at 32 bits,
-            // rounded once by the store.
-            if let Stmt::Assign { rhs, .. } = stmt {
-                if is_16(rhs) && region(rhs) == Some(1) {
+            stmt_exprs(stmt, &mut |e| collect_wide_reads(e, &mut read_wide));
+        }
+    });
+    walk::blocks(module, &mut |block, _| {
+        for stmt in block.iter_mut() {
+            // A lone operation stored straight into a 16-bit variable read at 32 bits:
+            // computed at 32 bits, rounded once by the store (rule 2 may then remove that).
+            if let Stmt::Assign { lhs, rhs, .. } = stmt {
+                let wide = lhs.variable().is_some_and(|v| read_wide.contains(&v));
+                if wide && is_16(rhs) && region(rhs) == Some(1) {
                     let taken = std::mem::replace(rhs, super::lower_precision::placeholder());
                     *rhs = super::lower_precision::convert(widen(taken), false);
                     continue;
                 }
             }
+        }
+    });
+    widen_variables(module);
+    walk::blocks(module, &mut |block, _| {
+        for stmt in block.iter_mut() {
+            stmt_exprs(stmt, &mut fold_swizzled);
             stmt_exprs(stmt, &mut rewrite);
         }
     });
+}
+
+/// Rule 3: `f162f(swiz(f2fmp(u)))` is `swiz(u)`.
+fn fold_swizzled(e: &mut Expr) {
+    children(e, &mut fold_swizzled);
+    let ExprKind::Op(op, operands) = &mut e.kind else {
+        return;
+    };
+    if !is_up(*op) || operands.len() != 1 {
+        return;
+    }
+    let Some(ExprKind::Swizzle(base, _)) = operands.first().map(|o| &o.kind) else {
+        return;
+    };
+    let ExprKind::Op(inner, inner_operands) = &base.kind else {
+        return;
+    };
+    if !is_down(*inner) || inner_operands.first().is_none_or(is_16) {
+        return;
+    }
+    let Some(mut swizzle) = operands.pop() else {
+        return;
+    };
+    if let ExprKind::Swizzle(base, _) = &mut swizzle.kind {
+        if let ExprKind::Op(_, inner_operands) = &mut base.kind {
+            if let Some(u) = inner_operands.pop() {
+                **base = u;
+            }
+        }
+    }
+    swizzle.ty = e.ty.clone();
+    *e = swizzle;
+}
+
+/// The variable a chain of swizzles reads, if `e` is one.
+fn chain_var(e: &Expr) -> Option<VarId> {
+    match &e.kind {
+        ExprKind::Var(v) => Some(*v),
+        ExprKind::Swizzle(base, _) => chain_var(base),
+        _ => None,
+    }
+}
+
+/// The variable, if `e` is a conversion up of a (swizzled) 16-bit variable read.
+fn up_of_var(e: &Expr) -> Option<VarId> {
+    match &e.kind {
+        ExprKind::Op(op, operands) if is_up(*op) => operands.first().and_then(chain_var),
+        _ => None,
+    }
+}
+
+fn collect_wide_reads(e: &mut Expr, set: &mut HashSet<VarId>) {
+    if let Some(v) = up_of_var(e) {
+        set.insert(v);
+    }
+    children(e, &mut |c| collect_wide_reads(c, set));
+}
+
+/// What an assignment to a candidate variable stores.
+enum Stored {
+    /// A 32-bit value converted down.
+    Down,
+    /// A constant.
+    Constant,
+    /// A copy of (a swizzle of) another variable.
+    Copy(VarId),
+    /// Anything else: a 16-bit result.
+    Other,
+}
+
+fn stored(rhs: &Expr) -> Stored {
+    match &rhs.kind {
+        ExprKind::Op(op, operands)
+            if is_down(*op)
+                && operands.len() == 1
+                && operands
+                    .first()
+                    .is_some_and(|x| !is_16(x) && !x.ty.is_array()) =>
+        {
+            Stored::Down
+        }
+        ExprKind::Constant { .. } => Stored::Constant,
+        _ => match chain_var(rhs) {
+            Some(v) => Stored::Copy(v),
+            None => Stored::Other,
+        },
+    }
+}
+
+/// Variables that a use other than a read through swizzles or a whole-variable store
+/// touches (indexing, calls), which are never widened.
+fn pinned(e: &mut Expr, set: &mut HashSet<VarId>) {
+    match &mut e.kind {
+        ExprKind::Index(base, index) => {
+            if let Some(v) = chain_var(base) {
+                set.insert(v);
+            }
+            pinned(base, set);
+            pinned(index, set);
+        }
+        ExprKind::Field(base, _) => {
+            if let Some(v) = chain_var(base) {
+                set.insert(v);
+            }
+            pinned(base, set);
+        }
+        _ => children(e, &mut |c| pinned(c, set)),
+    }
+}
+
+/// Rule 2: widens the 16-bit variables that only ever hold 32-bit values converted down.
+fn widen_variables(module: &mut Module) {
+    let mut set: HashSet<VarId> = module
+        .variables
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| {
+            matches!(v.mode, VarMode::Temporary | VarMode::Auto)
+                && !v.ty.is_array()
+                && matches!(v.ty, Type::Numeric { .. })
+                && v.ty.base().is_some_and(|b| b.bit_size() == 16)
+        })
+        .map(|(i, _)| VarId(i as u32))
+        .collect();
+    if set.is_empty() {
+        return;
+    }
+    let mut stores: Vec<(VarId, Stored)> = Vec::new();
+    let mut pins = HashSet::new();
+    walk::blocks(module, &mut |block, _| {
+        for stmt in block.iter_mut() {
+            match stmt {
+                Stmt::Assign { lhs, rhs, .. } => {
+                    match &lhs.kind {
+                        ExprKind::Var(v) => stores.push((*v, stored(rhs))),
+                        _ => {
+                            if let Some(v) = lhs.variable() {
+                                pins.insert(v);
+                            }
+                            pinned(lhs, &mut pins);
+                        }
+                    }
+                    pinned(rhs, &mut pins);
+                }
+                Stmt::Call { args, result, .. } => {
+                    for a in args.iter_mut().chain(result.iter_mut()) {
+                        if let Some(v) = chain_var(a) {
+                            pins.insert(v);
+                        }
+                        pinned(a, &mut pins);
+                    }
+                }
+                other => stmt_exprs(other, &mut |e| pinned(e, &mut pins)),
+            }
+        }
+    });
+    set.retain(|v| !pins.contains(v));
+    loop {
+        let before = set.len();
+        for (v, s) in &stores {
+            let keep = match s {
+                Stored::Down | Stored::Constant => true,
+                Stored::Copy(u) => set.contains(u),
+                Stored::Other => false,
+            };
+            if !keep {
+                set.remove(v);
+            }
+        }
+        if set.len() == before {
+            break;
+        }
+    }
+    if set.is_empty() {
+        return;
+    }
+    for v in &set {
+        let var = module.var_mut(*v);
+        if let Some(b) = var.ty.base().and_then(BaseType::widened) {
+            var.ty = var.ty.with_base(b);
+            if let Some(c) = &var.constant_value {
+                var.constant_value = Some(c.convert(b));
+            }
+        }
+    }
+    walk::blocks(module, &mut |block, _| {
+        for stmt in block.iter_mut() {
+            if let Stmt::Assign { lhs, rhs, .. } = stmt {
+                if chain_var(lhs).is_some_and(|v| set.contains(&v)) {
+                    retype_chain(lhs);
+                    match stored(rhs) {
+                        Stored::Down => {
+                            if let ExprKind::Op(_, operands) = &mut rhs.kind {
+                                if let Some(mut x) = operands.pop() {
+                                    fix_reads(&mut x, &set);
+                                    *rhs = x;
+                                }
+                            }
+                        }
+                        Stored::Constant => {
+                            if let (Some(b), ExprKind::Constant { value, .. }) =
+                                (rhs.ty.base().and_then(BaseType::widened), &mut rhs.kind)
+                            {
+                                *value = value.convert(b);
+                                rhs.ty = rhs.ty.with_base(b);
+                            }
+                        }
+                        Stored::Copy(_) => retype_chain(rhs),
+                        Stored::Other => fix_reads(rhs, &set),
+                    }
+                    continue;
+                }
+            }
+            stmt_exprs(stmt, &mut |e| fix_reads(e, &set));
+        }
+    });
+}
+
+/// Gives a chain of swizzles over a widened variable its 32-bit types.
+fn retype_chain(e: &mut Expr) {
+    if let Some(b) = e.ty.base().filter(|b| b.bit_size() == 16) {
+        if let Some(w) = b.widened() {
+            e.ty = e.ty.with_base(w);
+        }
+    }
+    if let ExprKind::Swizzle(base, _) = &mut e.kind {
+        retype_chain(base);
+    }
+}
+
+/// Reads of widened variables: at 32 bits they lose their conversion up, inside 16-bit
+/// trees they get a conversion down.
+fn fix_reads(e: &mut Expr, set: &HashSet<VarId>) {
+    if up_of_var(e).is_some_and(|v| set.contains(&v)) {
+        if let ExprKind::Op(_, operands) = &mut e.kind {
+            if let Some(mut x) = operands.pop() {
+                retype_chain(&mut x);
+                *e = x;
+            }
+        }
+        return;
+    }
+    if chain_var(e).is_some_and(|v| set.contains(&v)) && is_16(e) {
+        let mut x = std::mem::replace(e, super::lower_precision::placeholder());
+        retype_chain(&mut x);
+        *e = super::lower_precision::convert(x, false);
+        return;
+    }
+    children(e, &mut |c| fix_reads(c, set));
+}
+
+fn is_up(op: Op) -> bool {
+    matches!(op, Op::F162f | Op::I2i | Op::U2u)
 }
 
 fn is_16(e: &Expr) -> bool {
@@ -45,8 +330,13 @@ fn region(e: &Expr) -> Option<u32> {
             operands.first().filter(|x| !is_16(x)).map(|_| 0)
         }
         ExprKind::Op(op, operands) => {
+            let matrix = operands.iter().any(|o| o.ty.is_matrix())
+                && operands.iter().all(|o| !o.ty.is_scalar());
+            let vectors = operands.iter().any(|o| o.ty.vector_size() > 1);
             let mut n = match op {
-                Op::Sub => 2,
+                Op::Sub | Op::Mod => 2,
+                Op::Dot if vectors => 2,
+                Op::Mul if matrix => 2,
                 Op::B2f16 | Op::F162b => 0,
                 _ => 1,
             };

@@ -87,6 +87,9 @@ pub(crate) struct Analyzer<'u> {
     pub continue_prologue: Vec<Block>,
     /// Depth of enclosing loops and switches (`break` is allowed inside).
     pub breakable: u32,
+    /// For each enclosing `switch`: how many loops enclosed it, and the flag a `continue`
+    /// inside it sets before leaving the loop the switch becomes (made on first use).
+    pub switch_continue: Vec<(usize, Option<VarId>)>,
     /// Names of temporaries made so far, for unique printing.
     pub temps: u32,
 }
@@ -103,6 +106,7 @@ impl<'u> Analyzer<'u> {
             current_return: None,
             continue_prologue: Vec::new(),
             breakable: 0,
+            switch_continue: Vec::new(),
             temps: 0,
         }
     }

@@ -92,14 +92,7 @@ impl Analyzer<'_> {
                 self.out.push(Stmt::Break);
                 Ok(())
             }
-            StatementKind::Continue => {
-                let Some(prologue) = self.continue_prologue.last().cloned() else {
-                    return error(span, "'continue' outside a loop");
-                };
-                self.out.extend(prologue);
-                self.out.push(Stmt::Continue);
-                Ok(())
-            }
+            StatementKind::Continue => self.continue_statement(span),
             StatementKind::Return(value) => {
                 let value = match value {
                     Some(e) => Some(self.return_value(e, span)?),
@@ -238,6 +231,50 @@ impl Analyzer<'_> {
         Ok(())
     }
 
+    /// `continue`: the step and a `Continue` of the innermost loop; inside a `switch` (whose
+    /// own loop must not be continued) a flag set before a `Break`, tested after the switch.
+    fn continue_statement(&mut self, span: Span) -> Result<()> {
+        let loops = self.continue_prologue.len();
+        if loops == 0 {
+            return error(span, "'continue' outside a loop");
+        }
+        if let Some((depth, flag)) = self.switch_continue.last_mut() {
+            if *depth == loops {
+                let id = match flag {
+                    Some(id) => *id,
+                    None => {
+                        self.temps += 1;
+                        let id = self.module.add_var(crate::ir::Variable {
+                            name: "switch_continue_tmp".to_owned(),
+                            ty: Type::bool(),
+                            mode: crate::ir::VarMode::Temporary,
+                            declared_precision: None,
+                            precision: Precision::None,
+                            constant_value: None,
+                            builtin: false,
+                            location: None,
+                            span,
+                        });
+                        *flag = Some(id);
+                        id
+                    }
+                };
+                self.out.push(Stmt::Assign {
+                    lhs: self.var_ref(id, span),
+                    write_mask: 1,
+                    rhs: bool_const(true, span),
+                    span,
+                });
+                self.out.push(Stmt::Break);
+                return Ok(());
+            }
+        }
+        let prologue = self.continue_prologue.last().cloned().unwrap_or_default();
+        self.out.extend(prologue);
+        self.out.push(Stmt::Continue);
+        Ok(())
+    }
+
     /// `switch`: `t = selector; ft = false; loop { ft = ft || t == c0; if (ft) {...} ...;
     /// break; }`, with `default` matching when no case does.
     fn switch(&mut self, selector: &ast::Expr, body: &ast::Block, span: Span) -> Result<()> {
@@ -294,6 +331,8 @@ impl Analyzer<'_> {
         }
         self.breakable += 1;
         self.scopes.push();
+        self.switch_continue
+            .push((self.continue_prologue.len(), None));
         let result = self.capture(|a| {
             let mut group: Block = Vec::new();
             let flush = |a: &mut Self, group: &mut Block| {
@@ -347,10 +386,29 @@ impl Analyzer<'_> {
             a.out.push(Stmt::Break);
             Ok(())
         });
+        let flag = self.switch_continue.pop().and_then(|(_, flag)| flag);
         self.scopes.pop();
         self.breakable -= 1;
         let ((), body) = result?;
+        if let Some(flag) = flag {
+            self.out.push(Stmt::Declare(flag));
+            self.out.push(Stmt::Assign {
+                lhs: self.var_ref(flag, span),
+                write_mask: 1,
+                rhs: bool_const(false, span),
+                span,
+            });
+        }
         self.out.push(Stmt::Loop { body, span });
+        if let Some(flag) = flag {
+            let ((), then) = self.capture(|a| a.continue_statement(span))?;
+            self.out.push(Stmt::If {
+                condition: self.var_ref(flag, span),
+                then,
+                otherwise: Vec::new(),
+                span,
+            });
+        }
         Ok(())
     }
 }

@@ -121,4 +121,3 @@ pub fn evaluate<D: Domain>(
     evaluation.result.duration_s = started.elapsed().as_secs_f64();
     evaluation
 }
-

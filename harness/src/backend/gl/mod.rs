@@ -172,7 +172,6 @@ impl Backend for GlBackend {
     }
 }
 
-
 /// `glGetIntegerv(name)`, or `None` when the driver rejects the enum.
 fn query_limit(gl: &glow::Context, name: u32) -> Option<i64> {
     // SAFETY: a plain query followed by reading the error it may have raised.
