@@ -438,81 +438,56 @@ pub fn truncate_to_f16(x: f64) -> f64 {
     };
     f64::from(f16::from_bits(toward_zero).to_f32())
 }
-
-fn unary32(op: Unary, a: f32) -> f32 {
-    match op {
-        Unary::Neg => -a,
-        Unary::Abs => a.abs(),
-        Unary::Sign => sign32(a),
-        Unary::Rcp => 1.0 / a,
-        Unary::Rsq => 1.0 / a.sqrt(),
-        Unary::Sqrt => a.sqrt(),
-        Unary::Exp => a.exp(),
-        Unary::Log => a.ln(),
-        Unary::Exp2 => a.exp2(),
-        Unary::Log2 => a.log2(),
-        Unary::Trunc => a.trunc(),
-        Unary::Ceil => a.ceil(),
-        Unary::Floor => a.floor(),
-        Unary::Fract => a - a.floor(),
-        Unary::RoundEven => a.round_ties_even(),
-        Unary::Sin => a.sin(),
-        Unary::Cos => a.cos(),
-        Unary::Tan => a.tan(),
-        Unary::Asin => a.asin(),
-        Unary::Acos => a.acos(),
-        Unary::Atan => a.atan(),
-        Unary::Sinh => a.sinh(),
-        Unary::Cosh => a.cosh(),
-        Unary::Tanh => a.tanh(),
-        Unary::Asinh => a.asinh(),
-        Unary::Acosh => a.acosh(),
-        Unary::Atanh => a.atanh(),
-        Unary::Saturate => a.clamp(0.0, 1.0),
-    }
+/// Defines a one-operand float operation at one width; the two widths differ only in type.
+macro_rules! unary_at_width {
+    ($name:ident, $float:ty) => {
+        /// A one-operand operation, computed at this width.
+        fn $name(op: Unary, a: $float) -> $float {
+            match op {
+                Unary::Neg => -a,
+                Unary::Abs => a.abs(),
+                Unary::Sign => sign(a),
+                Unary::Rcp => 1.0 / a,
+                Unary::Rsq => 1.0 / a.sqrt(),
+                Unary::Sqrt => a.sqrt(),
+                Unary::Exp => a.exp(),
+                Unary::Log => a.ln(),
+                Unary::Exp2 => a.exp2(),
+                Unary::Log2 => a.log2(),
+                Unary::Trunc => a.trunc(),
+                Unary::Ceil => a.ceil(),
+                Unary::Floor => a.floor(),
+                Unary::Fract => a - a.floor(),
+                Unary::RoundEven => a.round_ties_even(),
+                Unary::Sin => a.sin(),
+                Unary::Cos => a.cos(),
+                Unary::Tan => a.tan(),
+                Unary::Asin => a.asin(),
+                Unary::Acos => a.acos(),
+                Unary::Atan => a.atan(),
+                Unary::Sinh => a.sinh(),
+                Unary::Cosh => a.cosh(),
+                Unary::Tanh => a.tanh(),
+                Unary::Asinh => a.asinh(),
+                Unary::Acosh => a.acosh(),
+                Unary::Atanh => a.atanh(),
+                Unary::Saturate => a.clamp(0.0, 1.0),
+            }
+        }
+    };
 }
 
-fn unary64(op: Unary, a: f64) -> f64 {
-    match op {
-        Unary::Neg => -a,
-        Unary::Abs => a.abs(),
-        Unary::Sign => f64::from(sign32(a as f32)),
-        Unary::Rcp => 1.0 / a,
-        Unary::Rsq => 1.0 / a.sqrt(),
-        Unary::Sqrt => a.sqrt(),
-        Unary::Exp => a.exp(),
-        Unary::Log => a.ln(),
-        Unary::Exp2 => a.exp2(),
-        Unary::Log2 => a.log2(),
-        Unary::Trunc => a.trunc(),
-        Unary::Ceil => a.ceil(),
-        Unary::Floor => a.floor(),
-        Unary::Fract => a - a.floor(),
-        Unary::RoundEven => a.round_ties_even(),
-        Unary::Sin => a.sin(),
-        Unary::Cos => a.cos(),
-        Unary::Tan => a.tan(),
-        Unary::Asin => a.asin(),
-        Unary::Acos => a.acos(),
-        Unary::Atan => a.atan(),
-        Unary::Sinh => a.sinh(),
-        Unary::Cosh => a.cosh(),
-        Unary::Tanh => a.tanh(),
-        Unary::Asinh => a.asinh(),
-        Unary::Acosh => a.acosh(),
-        Unary::Atanh => a.atanh(),
-        Unary::Saturate => a.clamp(0.0, 1.0),
-    }
-}
+unary_at_width!(unary32, f32);
+unary_at_width!(unary64, f64);
 
 /// GLSL's `sign` (NaN gives 0, like Mesa's `fsign`).
-fn sign32(a: f32) -> f32 {
-    if a > 0.0 {
-        1.0
-    } else if a < 0.0 {
-        -1.0
+fn sign<F: PartialOrd + From<i8>>(a: F) -> F {
+    if a > F::from(0) {
+        F::from(1)
+    } else if a < F::from(0) {
+        F::from(-1)
     } else {
-        0.0
+        F::from(0)
     }
 }
 
