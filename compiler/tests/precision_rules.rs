@@ -66,6 +66,74 @@ fn gl_frag_color_does_not_lend_its_precision_in_mesa() {
     assert!(!dump(src, Model::Mesa, false).contains("float16_t"));
 }
 
+/// `float(bb) * 1000.3 - 1000.0`, lowered (the literal rounds to 1000.5) and not.
+const NO_PRECISION_F16: &str = "(expression float16_t - (expression float16_t * \
+    (expression float16_t b2f16 (var_ref bb) ) (constant float16_t (1000.500000)) ) \
+    (constant float16_t (1000.000000)) )";
+const NO_PRECISION_F32: &str = "(expression float - (expression float * \
+    (expression float b2f (var_ref bb) ) (constant float (1000.299988)) ) \
+    (constant float (1000.000000)) )";
+
+#[test]
+fn precision_from_the_consumer_recurses_through_a_constructor_to_the_lvalue() {
+    // GLSL ES 3.00 section 4.5.2: the operands of `*` and `-` have no precision, nor do the
+    // constructor's other arguments, so the rule recurses to the lvalue (mediump).
+    let sources = [
+        "precision mediump float;\nuniform bool bb;\n\
+         void main() { gl_FragColor = vec4(float(bb) * 1000.3 - 1000.0, 0.0, 0.0, 1.0); }",
+        "#version 300 es\nprecision mediump float;\nuniform bool bb;\nout mediump vec4 color;\n\
+         void main() { color = vec4(float(bb) * 1000.3 - 1000.0, 0.0, 0.0, 1.0); }",
+    ];
+    for src in sources {
+        let spec = dump(src, Model::Spec, false);
+        assert!(spec.contains(NO_PRECISION_F16), "{spec}");
+        let mesa = dump(src, Model::Mesa, false);
+        assert!(mesa.contains(NO_PRECISION_F32), "{mesa}");
+        assert!(!mesa.contains("float16_t"), "{mesa}");
+    }
+}
+
+#[test]
+fn precision_from_the_consumer_recurses_through_swizzles_indexing_and_nested_constructors() {
+    let shapes = [
+        "gl_FragColor = vec4(float(bb) * 1000.3 - 1000.0, 0.0, 0.0, 1.0).yxzw;",
+        "gl_FragColor.x = vec2(float(bb) * 1000.3 - 1000.0, 0.0)[i];",
+        "gl_FragColor = vec4(vec2(float(bb) * 1000.3 - 1000.0, 0.0), 0.0, 1.0);",
+        // The constructor's other argument is mediump.
+        "highp vec4 h = vec4(m, float(bb) * 1000.3 - 1000.0, 0.0, 1.0); gl_FragColor = h;",
+        // The consumer of the constructor is a mediump operation.
+        "gl_FragColor = m * vec4(float(bb) * 1000.3 - 1000.0, 0.0, 0.0, 1.0);",
+        "mat2 x = mat2(float(bb) * 1000.3 - 1000.0); gl_FragColor = vec4(x[0], x[1]);",
+    ];
+    for body in shapes {
+        let src = format!(
+            "precision mediump float;\nuniform bool bb;\nuniform int i;\n\
+             uniform mediump float m;\nvoid main() {{ {body} }}"
+        );
+        let spec = dump(&src, Model::Spec, false);
+        assert!(spec.contains(NO_PRECISION_F16), "{body}\n{spec}");
+        let mesa = dump(&src, Model::Mesa, false);
+        assert!(mesa.contains(NO_PRECISION_F32), "{body}\n{mesa}");
+    }
+}
+
+#[test]
+fn a_highp_lvalue_keeps_operands_without_precision_highp() {
+    let src = "precision mediump float;\nuniform bool bb;\nvoid main() {\n\
+               highp float x = float(bb) * 1000.3 - 1000.0;\n\
+               gl_FragColor = vec4(x, 0.0, 0.0, 1.0);\n}";
+    let in_a_constructor = "precision mediump float;\nuniform bool bb;\nvoid main() {\n\
+               highp vec4 x = vec4(float(bb) * 1000.3 - 1000.0, 0.0, 0.0, 1.0);\n\
+               gl_FragColor = x;\n}";
+    for src in [src, in_a_constructor] {
+        for model in MODELS {
+            let d = dump(src, model, false);
+            assert!(d.contains(NO_PRECISION_F32), "{model:?}\n{d}");
+            assert!(!d.contains("float16_t"), "{model:?}\n{d}");
+        }
+    }
+}
+
 #[test]
 fn a_lone_operation_on_32_bit_sources_stays_32_bit_under_final() {
     let src = "precision mediump float;\nuniform float a, c;\nvoid main() {\n\

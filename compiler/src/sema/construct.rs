@@ -7,7 +7,7 @@
 
 use super::expr::{constant, full_mask, int_const};
 use super::operators::op_node;
-use super::precision::{combine, lend};
+use super::precision::combine;
 use super::{error, Analyzer, Result};
 use crate::ast::{self, Callee};
 use crate::front::span::Span;
@@ -187,7 +187,7 @@ impl Analyzer<'_> {
         &mut self,
         name: &str,
         ty: Type,
-        args: Vec<Expr>,
+        mut args: Vec<Expr>,
         span: Span,
     ) -> Result<Expr> {
         if args.iter().all(|a| a.constant().is_some()) {
@@ -196,7 +196,10 @@ impl Analyzer<'_> {
         }
         let precision = combine(args.iter().map(|a| a.precision));
         let t = self.temp(name, ty.clone(), precision, span);
-        for (i, arg) in args.into_iter().enumerate() {
+        if !matches!(ty, Type::Struct(_)) {
+            self.constructor_precision(t, precision, &mut args);
+        }
+        for (i, mut arg) in args.into_iter().enumerate() {
             let target = match &ty {
                 Type::Struct(id) => {
                     let p = self
@@ -205,6 +208,8 @@ impl Analyzer<'_> {
                         .members
                         .get(i)
                         .map_or(Precision::None, |m| m.precision);
+                    // A member is the consumer of its argument, as an lvalue is.
+                    self.lend_consumer(&mut arg, p);
                     Expr::new(
                         ExprKind::Field(Box::new(self.var_ref(t, span)), i as u32),
                         arg.ty.clone(),
@@ -311,7 +316,7 @@ impl Analyzer<'_> {
             );
         }
         comps.truncate(n);
-        let comps: Vec<Expr> = comps.into_iter().map(|c| convert(c, base, span)).collect();
+        let mut comps: Vec<Expr> = comps.into_iter().map(|c| convert(c, base, span)).collect();
         if comps.iter().all(|c| c.constant().is_some()) {
             let values = comps
                 .iter()
@@ -322,6 +327,7 @@ impl Analyzer<'_> {
         let precision = combine(comps.iter().map(|c| c.precision));
         let name = if columns == 1 { "vec_ctor" } else { "mat_ctor" };
         let t = self.temp(name, ty.clone(), precision, span);
+        self.constructor_precision(t, precision, &mut comps);
         if columns == 1 {
             // Consecutive arguments: constants together, then each variable part.
             for (i, c) in comps.into_iter().enumerate() {
@@ -366,7 +372,7 @@ impl Analyzer<'_> {
     fn diagonal(
         &mut self,
         ty: Type,
-        scalar: Expr,
+        mut scalar: Expr,
         rows: u8,
         columns: u8,
         span: Span,
@@ -384,6 +390,7 @@ impl Analyzer<'_> {
         }
         let precision = scalar.precision;
         let t = self.temp("mat_ctor", ty.clone(), precision, span);
+        self.constructor_precision(t, precision, std::slice::from_mut(&mut scalar));
         let zero = constant(
             ConstValue::Components(vec![
                 Scalar::Float(0.0);
@@ -418,7 +425,7 @@ impl Analyzer<'_> {
         Ok(self.var_ref(t, span))
     }
 
-    fn matrix_from_matrix(&mut self, ty: Type, m: Expr, span: Span) -> Result<Expr> {
+    fn matrix_from_matrix(&mut self, ty: Type, mut m: Expr, span: Span) -> Result<Expr> {
         let (
             Type::Numeric { rows, columns, .. },
             Type::Numeric {
@@ -444,6 +451,7 @@ impl Analyzer<'_> {
         )?;
         let precision = m.precision;
         let t = self.temp("mat_ctor", ty.clone(), precision, span);
+        self.constructor_precision(t, precision, std::slice::from_mut(&mut m));
         self.out.push(Stmt::Assign {
             lhs: self.var_ref(t, span),
             write_mask: 0,
@@ -534,9 +542,7 @@ impl Analyzer<'_> {
                     copy_back.push((target, mask, t));
                 }
             } else {
-                if self.model == super::Model::Spec {
-                    lend(&mut value, param_precision);
-                }
+                self.lend_consumer(&mut value, param_precision);
                 actual.push(value);
             }
         }

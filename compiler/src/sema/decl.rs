@@ -3,7 +3,6 @@
 //! (prototypes, definitions, parameters and return precision).
 
 use super::expr::full_mask;
-use super::precision::lend;
 use super::scope::precision_key;
 use super::{error, Analyzer, Result, Signature};
 use crate::ast::{self, DeclarationKind, ExternalDeclaration, QualifierKind, Storage};
@@ -218,9 +217,7 @@ impl Analyzer<'_> {
         });
         self.out.push(Stmt::Declare(id));
         if let (Some(mut value), None) = (init, constant_value) {
-            if self.model == super::Model::Spec {
-                lend(&mut value, precision);
-            }
+            self.lend_consumer(&mut value, precision);
             let lhs = self.var_ref(id, name.span);
             self.out.push(Stmt::Assign {
                 lhs,
@@ -455,9 +452,7 @@ impl Analyzer<'_> {
                 ),
             );
         }
-        if self.model == super::Model::Spec {
-            lend(&mut value, precision);
-        }
+        self.lend_consumer(&mut value, precision);
         Ok(value)
     }
 }

@@ -2,7 +2,6 @@
 //! and `.length()`. Calls are in [`super::construct`] and [`super::builtins`].
 
 use super::operators::{binary, op_node};
-use super::precision::lend;
 use super::{error, Analyzer, Result};
 use crate::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
 use crate::front::span::Span;
@@ -305,9 +304,7 @@ impl Analyzer<'_> {
         mut value: Expr,
         span: Span,
     ) {
-        if self.model == super::Model::Spec {
-            lend(&mut value, target.precision);
-        }
+        self.lend_consumer(&mut value, target.precision);
         let (write_mask, rhs) = match mask {
             None => (full_mask(&target.ty), value),
             Some(comps) => {

@@ -92,6 +92,9 @@ pub(crate) struct Analyzer<'u> {
     pub switch_continue: Vec<(usize, Option<VarId>)>,
     /// Names of temporaries made so far, for unique printing.
     pub temps: u32,
+    /// Spec model: constructor temporaries whose arguments have no precision, waiting for
+    /// the precision of their consumer (see [`precision`]).
+    pub pending_ctors: std::collections::HashSet<VarId>,
 }
 
 impl<'u> Analyzer<'u> {
@@ -108,6 +111,7 @@ impl<'u> Analyzer<'u> {
             breakable: 0,
             switch_continue: Vec::new(),
             temps: 0,
+            pending_ctors: std::collections::HashSet::new(),
         }
     }
 
