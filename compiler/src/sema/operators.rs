@@ -82,7 +82,7 @@ pub(crate) fn binary(op: BinaryOp, a: Expr, b: Expr, span: Span) -> Result<Expr>
             span,
             format!(
                 "expected {what} for '{}', found '{}' and '{}'",
-                symbol(op),
+                op.symbol(),
                 a.ty.name(),
                 b.ty.name()
             ),
@@ -176,31 +176,5 @@ pub(crate) fn binary(op: BinaryOp, a: Expr, b: Expr, span: Span) -> Result<Expr>
             let ty = a.ty.clone();
             Ok(op_node(mop, ty, vec![a, b], span))
         }
-    }
-}
-
-/// The operator's spelling, for messages.
-pub(crate) fn symbol(op: BinaryOp) -> &'static str {
-    use BinaryOp as B;
-    match op {
-        B::Add => "+",
-        B::Sub => "-",
-        B::Mul => "*",
-        B::Div => "/",
-        B::Mod => "%",
-        B::Shl => "<<",
-        B::Shr => ">>",
-        B::Less => "<",
-        B::Greater => ">",
-        B::LessEqual => "<=",
-        B::GreaterEqual => ">=",
-        B::Equal => "==",
-        B::NotEqual => "!=",
-        B::BitAnd => "&",
-        B::BitXor => "^",
-        B::BitOr => "|",
-        B::LogicalAnd => "&&",
-        B::LogicalXor => "^^",
-        B::LogicalOr => "||",
     }
 }

@@ -511,6 +511,34 @@ pub enum BinaryOp {
     LogicalOr,
 }
 
+impl BinaryOp {
+    /// The operator as GLSL spells it (`+`, `<=`, `^^`, ...).
+    pub fn symbol(self) -> &'static str {
+        use BinaryOp as B;
+        match self {
+            B::Add => "+",
+            B::Sub => "-",
+            B::Mul => "*",
+            B::Div => "/",
+            B::Mod => "%",
+            B::Shl => "<<",
+            B::Shr => ">>",
+            B::Less => "<",
+            B::Greater => ">",
+            B::LessEqual => "<=",
+            B::GreaterEqual => ">=",
+            B::Equal => "==",
+            B::NotEqual => "!=",
+            B::BitAnd => "&",
+            B::BitXor => "^",
+            B::BitOr => "|",
+            B::LogicalAnd => "&&",
+            B::LogicalXor => "^^",
+            B::LogicalOr => "||",
+        }
+    }
+}
+
 /// A float literal: the value and the exact text written, so later stages can round the
 /// decimal text once, straight to the target precision.
 #[derive(Clone, Debug, PartialEq)]

@@ -9,8 +9,8 @@
 use std::fmt::Write;
 
 use super::{
-    ArrayDeclarator, ArrayDim, BinaryOp, Block, Callee, Condition, Declaration, DeclarationKind,
-    Expr, ExprKind, ExternalDeclaration, FullType, FunctionPrototype, MemberDeclaration, Precision,
+    ArrayDeclarator, ArrayDim, Block, Callee, Condition, Declaration, DeclarationKind, Expr,
+    ExprKind, ExternalDeclaration, FullType, FunctionPrototype, MemberDeclaration, Precision,
     QualifierKind, Statement, StatementKind, TypeName, TypeQualifiers, TypeSpecifier, UnaryOp,
 };
 
@@ -55,31 +55,6 @@ fn precision_name(p: Precision) -> &'static str {
     }
 }
 
-fn binary_name(op: BinaryOp) -> &'static str {
-    use BinaryOp as B;
-    match op {
-        B::Add => "+",
-        B::Sub => "-",
-        B::Mul => "*",
-        B::Div => "/",
-        B::Mod => "%",
-        B::Shl => "<<",
-        B::Shr => ">>",
-        B::Less => "<",
-        B::Greater => ">",
-        B::LessEqual => "<=",
-        B::GreaterEqual => ">=",
-        B::Equal => "==",
-        B::NotEqual => "!=",
-        B::BitAnd => "&",
-        B::BitXor => "^",
-        B::BitOr => "|",
-        B::LogicalAnd => "&&",
-        B::LogicalXor => "^^",
-        B::LogicalOr => "||",
-    }
-}
-
 fn unary_name(op: UnaryOp) -> &'static str {
     match op {
         UnaryOp::Plus => "+",
@@ -115,14 +90,14 @@ fn expr(out: &mut String, e: &Expr) {
         }
         ExprKind::Unary(op, a) => list(out, unary_name(*op), std::slice::from_ref(a)),
         ExprKind::Binary(op, a, b) => {
-            let _ = write!(out, "({} ", binary_name(*op));
+            let _ = write!(out, "({} ", op.symbol());
             expr(out, a);
             out.push(' ');
             expr(out, b);
             out.push(')');
         }
         ExprKind::Assign(op, a, b) => {
-            let name = op.map_or("=".to_owned(), |op| format!("{}=", binary_name(op)));
+            let name = op.map_or("=".to_owned(), |op| format!("{}=", op.symbol()));
             let _ = write!(out, "({name} ");
             expr(out, a);
             out.push(' ');
