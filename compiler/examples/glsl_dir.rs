@@ -1,14 +1,15 @@
-//! Compiles (parse, semantic analysis, lowering) every `.vert`, `.frag`, `.comp`, `.geom`,
-//! `.tesc` and `.tese` file under a directory; reports how many compiled, each failure with
-//! its error, and the throughput.
+//! Compiles (parse, semantic analysis, lowering) or only parses every `.vert`, `.frag`,
+//! `.comp`, `.geom`, `.tesc` and `.tese` file under a directory; reports how many were
+//! accepted, each failure with its error, and the throughput.
 //!
-//! `cargo run --release -p halfcheck-compiler --example compile_dir -- DIR [--quiet]
-//! [--repeat N] [--expect-fail]` (`--expect-fail` lists the files that compiled instead).
+//! `cargo run --release -p halfcheck-compiler --example glsl_dir -- DIR [--parse-only]
+//! [--quiet] [--repeat N] [--expect-fail]` (`--expect-fail` lists the files accepted instead;
+//! `--repeat` runs the corpus N times for a steadier throughput figure).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use halfcheck_compiler::{compile, CompileOptions, Stage};
+use halfcheck_compiler::{compile, parse_shader, CompileOptions, Stage};
 
 fn stage_of(path: &Path) -> Option<Stage> {
     match path.extension()?.to_str()? {
@@ -38,7 +39,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let dir = args
         .first()
-        .ok_or("usage: compile_dir DIR [--quiet] [--repeat N]")?;
+        .ok_or("usage: glsl_dir DIR [--parse-only] [--quiet] [--repeat N] [--expect-fail]")?;
+    let parse_only = args.iter().any(|a| a == "--parse-only");
     let quiet = args.iter().any(|a| a == "--quiet");
     let expect_fail = args.iter().any(|a| a == "--expect-fail");
     let repeat: usize = args
@@ -66,7 +68,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for round in 0..repeat {
         for (path, text, stage) in &sources {
             let name = path.display().to_string();
-            match compile(text, *stage, &name, &options) {
+            let outcome = if parse_only {
+                parse_shader(text, *stage, &name).map(|_| ())
+            } else {
+                compile(text, *stage, &name, &options).map(|_| ())
+            };
+            match outcome {
                 Err(e) if round == 0 => failures.push(e.to_string()),
                 Ok(_) if round == 0 => accepted.push(name),
                 _ => {}
@@ -86,7 +93,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let mb = (bytes * repeat) as f64 / 1e6;
     println!(
-        "{} files, {} compiled, {} failed; {:.2} MB in {:.3} s = {:.1} MB/s",
+        "{} files, {} accepted, {} failed; {:.2} MB in {:.3} s = {:.1} MB/s",
         sources.len(),
         sources.len() - failures.len(),
         failures.len(),
