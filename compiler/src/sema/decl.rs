@@ -25,6 +25,15 @@ fn location(q: &ast::TypeQualifiers) -> Option<i32> {
     })
 }
 
+/// Whether an array dimension of `ty` (outermost to innermost) has no size.
+fn has_unsized_dim(ty: &Type) -> bool {
+    match ty {
+        Type::Array { size: 0, .. } => true,
+        Type::Array { element, .. } => has_unsized_dim(element),
+        _ => false,
+    }
+}
+
 impl Analyzer<'_> {
     /// Analyses one top-level item.
     pub(crate) fn external(&mut self, item: &ExternalDeclaration) -> Result<()> {
@@ -51,6 +60,21 @@ impl Analyzer<'_> {
             }
             DeclarationKind::Variables { ty, declarators } => {
                 let base = self.resolve_type(&ty.ty)?;
+                if let Some(q) = ty
+                    .qualifiers
+                    .list
+                    .iter()
+                    .find(|q| matches!(q.kind, QualifierKind::Precision(_)))
+                {
+                    if declarators.is_empty() && matches!(ty.ty.name, ast::TypeName::Struct(_)) {
+                        return error(
+                            q.span,
+                            "expected a float, int or opaque type after a precision qualifier, \
+                             found a struct definition (precision qualifiers cannot apply to \
+                             structs)",
+                        );
+                    }
+                }
                 for decl in declarators {
                     self.variable(&ty.qualifiers, &base, decl)?;
                 }
@@ -132,6 +156,19 @@ impl Analyzer<'_> {
             },
             _ => ty,
         };
+        if init.is_none()
+            && has_unsized_dim(&ty)
+            && matches!(mode, VarMode::Auto | VarMode::Uniform | VarMode::Shared)
+        {
+            return error(
+                name.span,
+                format!(
+                    "expected an array size for '{}': an array declared without a size \
+                     needs an initializer",
+                    name.name
+                ),
+            );
+        }
         let redeclares_builtin = self
             .scopes
             .var(&name.name)
@@ -165,7 +202,10 @@ impl Analyzer<'_> {
                     ),
                 );
             }
-            if is_const && self.version() >= crate::Version::Es300 && super::contains_sequence(e) {
+            if (global || is_const)
+                && self.version() >= crate::Version::Es300
+                && super::contains_sequence(e)
+            {
                 return error(
                     e.span,
                     "the comma operator is not allowed in a constant expression",
@@ -233,11 +273,25 @@ impl Analyzer<'_> {
     fn interface_block(&mut self, b: &ast::InterfaceBlock) -> Result<()> {
         let (mode, _) = self.storage_mode(&b.qualifiers, b.name.span)?;
         let mut members = Vec::new();
+        let count: usize = b.members.iter().map(|m| m.declarators.len()).sum();
         for m in &b.members {
             let ty = self.resolve_type(&m.ty)?;
             let precision = self.precision_for(&ty, &m.qualifiers, m.span, false)?;
             for d in &m.declarators {
                 let ty = self.apply_dims(ty.clone(), &d.array, None)?;
+                if mode == VarMode::ShaderStorage
+                    && members.len() + 1 < count
+                    && has_unsized_dim(&ty)
+                {
+                    return error(
+                        d.name.span,
+                        format!(
+                            "expected an array size for '{}': only the last member of a \
+                             buffer block may be unsized",
+                            d.name.name
+                        ),
+                    );
+                }
                 members.push(crate::ir::StructMember {
                     name: d.name.name.clone(),
                     ty,
@@ -253,6 +307,16 @@ impl Analyzer<'_> {
                     members,
                 });
                 let ty = self.apply_dims(Type::Struct(id), &inst.array, None)?;
+                if mode == VarMode::Uniform && has_unsized_dim(&ty) {
+                    return error(
+                        inst.name.span,
+                        format!(
+                            "expected an array size for uniform block array '{}'",
+                            inst.name.name
+                        ),
+                    );
+                }
+                let is_array = matches!(ty, Type::Array { .. });
                 let var = self.module.add_var(Variable {
                     name: inst.name.name.clone(),
                     ty,
@@ -264,6 +328,9 @@ impl Analyzer<'_> {
                     location: None,
                     span: inst.span,
                 });
+                if mode == VarMode::Uniform && is_array {
+                    self.uniform_block_arrays.insert(var);
+                }
                 self.out.push(Stmt::Declare(var));
                 self.scopes.add_var(&inst.name.name, var);
             }
@@ -294,6 +361,24 @@ impl Analyzer<'_> {
         p: &ast::FunctionPrototype,
         defining: bool,
     ) -> Result<(FuncId, Vec<(String, crate::ir::VarId)>)> {
+        if self.version() >= crate::Version::Es300
+            && super::builtins::is_es300_function(&p.name.name, self.stage())
+        {
+            return error(
+                p.name.span,
+                format!(
+                    "expected a name that is not a built-in function, found '{}' (a shader \
+                     cannot redefine or overload built-in functions)",
+                    p.name.name
+                ),
+            );
+        }
+        if self.scopes.is_global() && self.scopes.struct_type(&p.name.name).is_some() {
+            return error(
+                p.name.span,
+                format!("'{}' is already declared as a struct", p.name.name),
+            );
+        }
         let return_type = self.resolve_type(&p.return_type.ty)?;
         let return_precision =
             self.precision_for(&return_type, &p.return_type.qualifiers, p.span, true)?;
@@ -353,6 +438,16 @@ impl Analyzer<'_> {
                 .cloned()
         });
         if let Some(existing) = existing {
+            if !existing.defined && !defining && self.version() == crate::Version::Es100 {
+                return error(
+                    p.name.span,
+                    format!(
+                        "expected at most one prototype of '{}' (GLSL ES 1.00 allows one \
+                         prototype plus the definition)",
+                        p.name.name
+                    ),
+                );
+            }
             if existing.defined && defining {
                 return error(
                     p.name.span,

@@ -534,6 +534,23 @@ impl Analyzer<'_> {
                 format!("expected an int or uint index, found '{}'", index.ty.name()),
             );
         }
+        if let ExprKind::Var(id) = &base.kind {
+            if self.uniform_block_arrays.contains(id)
+                && index.constant().is_none()
+                && self.version() < crate::Version::Es320
+                && !self.extension("GL_EXT_gpu_shader5")
+                && !self.extension("GL_OES_gpu_shader5")
+            {
+                return error(
+                    index.span,
+                    format!(
+                        "expected a constant integral expression to index uniform block array \
+                         '{}'",
+                        self.module.var(*id).name
+                    ),
+                );
+            }
+        }
         let Some(element) = base.ty.element() else {
             return error(
                 span,

@@ -95,6 +95,9 @@ pub(crate) struct Analyzer<'u> {
     /// Spec model: constructor temporaries whose arguments have no precision, waiting for
     /// the precision of their consumer (see [`precision`]).
     pub pending_ctors: std::collections::HashSet<VarId>,
+    /// Instances of uniform block arrays (indexed only by constant expressions before
+    /// ES 3.20).
+    pub uniform_block_arrays: std::collections::HashSet<VarId>,
 }
 
 impl<'u> Analyzer<'u> {
@@ -112,6 +115,7 @@ impl<'u> Analyzer<'u> {
             switch_continue: Vec::new(),
             temps: 0,
             pending_ctors: std::collections::HashSet::new(),
+            uniform_block_arrays: std::collections::HashSet::new(),
         }
     }
 

@@ -122,6 +122,13 @@ impl Analyzer<'_> {
     fn define_struct(&mut self, s: &crate::ast::StructSpecifier) -> Result<StructId> {
         let mut members = Vec::new();
         for m in &s.members {
+            if let TypeName::Struct(inner) = &m.ty.name {
+                return error(
+                    inner.span,
+                    "expected a type name for a struct member, found a struct definition \
+                     (embedded structure definitions are not supported)",
+                );
+            }
             let ty = self.resolve_type(&m.ty)?;
             let precision = self.precision_for(&ty, &m.qualifiers, m.span, false)?;
             for d in &m.declarators {
@@ -143,6 +150,12 @@ impl Analyzer<'_> {
         let id = StructId(u32::try_from(self.module.structs.len()).unwrap_or(u32::MAX));
         self.module.structs.push(StructType { name, members });
         if let Some(n) = &s.name {
+            if self.scopes.is_global() && self.functions.contains_key(&n.name) {
+                return error(
+                    n.span,
+                    format!("'{}' is already declared as a function", n.name),
+                );
+            }
             if self.scopes.declared_here(&n.name) {
                 return error(n.span, format!("'{}' is already declared", n.name));
             }

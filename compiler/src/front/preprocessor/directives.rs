@@ -43,6 +43,18 @@ impl Preprocessor<'_> {
             "extension" => self.extension(args, at),
             "pragma" => {
                 let text: Vec<&str> = args.iter().map(|t| t.text(self.clean)).collect();
+                let compact: String = text.concat();
+                if compact == "STDGLinvariant(all)"
+                    && self.stage == crate::Stage::Fragment
+                    && self.version.is_some_and(|v| v >= crate::Version::Es300)
+                {
+                    return Err(PpError::new(
+                        "expected '#pragma STDGL invariant(all)' only outside fragment shaders \
+                         (GLSL ES 3.00 section 4.6.1)"
+                            .to_owned(),
+                        at,
+                    ));
+                }
                 let pragma = Pragma {
                     text: text.join(" "),
                     location: self.location(at),

@@ -99,6 +99,7 @@ pub fn preprocess(source: &str, stage: Stage, file_name: &str) -> Result<Preproc
         map: SourceMap::default(),
         extensions: Vec::new(),
         pragmas: Vec::new(),
+        stage,
     };
     pp.run().map_err(|e| pp.diagnostic(e))?;
     Ok(Preprocessed {
@@ -144,6 +145,8 @@ struct Preprocessor<'a> {
     map: SourceMap,
     extensions: Vec<ExtensionDirective>,
     pragmas: Vec<Pragma>,
+    /// The stage being preprocessed.
+    stage: Stage,
 }
 
 impl Preprocessor<'_> {
