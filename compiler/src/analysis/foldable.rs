@@ -13,7 +13,7 @@
 
 use crate::front::span::Span;
 use crate::ir::ops::Op;
-use crate::ir::{Block, Expr, ExprKind, Module, Stmt, Texture};
+use crate::ir::{Block, Expr, ExprKind, Module, Stmt};
 
 /// One foldable expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,23 +94,8 @@ fn expr(e: &Expr, found: &mut Vec<Foldable>) {
         ExprKind::Op(_, args) | ExprKind::Intrinsic(_, args) => {
             args.iter().for_each(|a| expr(a, found))
         }
-        ExprKind::Texture(t) => texture(t, found),
+        ExprKind::Texture(t) => t.operands().for_each(|e| expr(e, found)),
     }
-}
-
-/// Visits a texture operation's operands.
-fn texture(t: &Texture, found: &mut Vec<Foldable>) {
-    let operands = [
-        Some(&t.sampler),
-        t.coordinate.as_ref(),
-        t.projector.as_ref(),
-        t.shadow_comparator.as_ref(),
-        t.offset.as_ref(),
-        t.lod.as_ref(),
-        t.gradient.as_ref().map(|g| &g.0),
-        t.gradient.as_ref().map(|g| &g.1),
-    ];
-    operands.into_iter().flatten().for_each(|e| expr(e, found));
 }
 
 /// The foldable pattern `e` is, if any.

@@ -643,15 +643,7 @@ impl Domain for Bounds {
 
     /// Compares the midpoints: `H` and `M` follow the branch the representative takes.
     fn compare(&self, op: Compare, a: Interval, b: Interval) -> bool {
-        let (a, b) = (a.midpoint(), b.midpoint());
-        match op {
-            Compare::Less => a < b,
-            Compare::LessEqual => a <= b,
-            Compare::Greater => a > b,
-            Compare::GreaterEqual => a >= b,
-            Compare::Equal => a == b,
-            Compare::NotEqual => a != b,
-        }
+        op.holds(a.midpoint(), b.midpoint())
     }
 }
 

@@ -118,6 +118,20 @@ pub enum Compare {
     NotEqual,
 }
 
+impl Compare {
+    /// Whether `a op b` holds (false for NaN, except `!=`).
+    pub fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            Compare::Less => a < b,
+            Compare::LessEqual => a <= b,
+            Compare::Greater => a > b,
+            Compare::GreaterEqual => a >= b,
+            Compare::Equal => a == b,
+            Compare::NotEqual => a != b,
+        }
+    }
+}
+
 /// The scalar float operations of one numeric domain.
 ///
 /// Every operation gets the [`Width`] of its IR result type; what a width means is the
@@ -411,14 +425,7 @@ impl Domain for Rounding {
     }
 
     fn compare(&self, op: Compare, a: f64, b: f64) -> bool {
-        match op {
-            Compare::Less => a < b,
-            Compare::LessEqual => a <= b,
-            Compare::Greater => a > b,
-            Compare::GreaterEqual => a >= b,
-            Compare::Equal => a == b,
-            Compare::NotEqual => a != b,
-        }
+        op.holds(a, b)
     }
 }
 

@@ -111,17 +111,6 @@ fn int_binary(op: Binary, a: i64, b: i64) -> i64 {
     }
 }
 
-fn int_compare(op: Compare, a: i64, b: i64) -> bool {
-    match op {
-        Compare::Less => a < b,
-        Compare::LessEqual => a <= b,
-        Compare::Greater => a > b,
-        Compare::GreaterEqual => a >= b,
-        Compare::Equal => a == b,
-        Compare::NotEqual => a != b,
-    }
-}
-
 impl<D: Domain> Invocation<'_, D> {
     /// Evaluates `e`, the operation `op` on `operands`.
     pub(super) fn op(&mut self, e: &Expr, op: Op, operands: &[Expr]) -> ExecResult<Value<D::F>> {
@@ -473,7 +462,7 @@ impl<D: Domain> Invocation<'_, D> {
 fn compare<D: Domain>(d: &D, c: Compare, x: &Lanes<D::F>, y: &Lanes<D::F>) -> Option<Lanes<D::F>> {
     Some(Lanes::Bool(match (x, y) {
         (Lanes::Float(x), Lanes::Float(y)) => map2(x, y, |p, q| d.compare(c, p, q)),
-        (Lanes::Int(x), Lanes::Int(y)) => map2(x, y, |p, q| int_compare(c, p, q)),
+        (Lanes::Int(x), Lanes::Int(y)) => map2(x, y, |p, q| c.holds(p, q)),
         (Lanes::Bool(x), Lanes::Bool(y)) => match c {
             Compare::Equal => map2(x, y, |p, q| p == q),
             Compare::NotEqual => map2(x, y, |p, q| p != q),

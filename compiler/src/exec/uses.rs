@@ -64,20 +64,6 @@ fn expr(e: &Expr, used: &mut [bool]) {
         ExprKind::Op(_, operands) | ExprKind::Intrinsic(_, operands) => {
             operands.iter().for_each(|o| expr(o, used));
         }
-        ExprKind::Texture(t) => {
-            let parts = [
-                Some(&t.sampler),
-                t.coordinate.as_ref(),
-                t.projector.as_ref(),
-                t.shadow_comparator.as_ref(),
-                t.offset.as_ref(),
-                t.lod.as_ref(),
-            ];
-            parts.into_iter().flatten().for_each(|p| expr(p, used));
-            if let Some((dx, dy)) = &t.gradient {
-                expr(dx, used);
-                expr(dy, used);
-            }
-        }
+        ExprKind::Texture(t) => t.operands().for_each(|p| expr(p, used)),
     }
 }

@@ -408,6 +408,24 @@ pub struct Texture {
     pub gradient: Option<(Expr, Expr)>,
 }
 
+impl Texture {
+    /// Every operand expression, in field order (sampler first, then gradients last).
+    pub fn operands(&self) -> impl Iterator<Item = &Expr> {
+        [
+            Some(&self.sampler),
+            self.coordinate.as_ref(),
+            self.projector.as_ref(),
+            self.shadow_comparator.as_ref(),
+            self.offset.as_ref(),
+            self.lod.as_ref(),
+            self.gradient.as_ref().map(|g| &g.0),
+            self.gradient.as_ref().map(|g| &g.1),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
 /// A compiled shader.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Module {
