@@ -7,8 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use halfcheck_compiler::{compile, CompileOptions, Stage};
-
-const PIGLIT: &str = "/usr/lib/x86_64-linux-gnu/piglit";
+use halfcheck_test_support::piglit;
 
 /// Compiler tests that must fail but halfcheck accepts: what it does not check yet.
 const KNOWN_ACCEPTED: &[(&str, &str)] = &[(
@@ -91,21 +90,12 @@ fn es_shaders(text: &str) -> Vec<(Stage, String)> {
 
 #[test]
 fn every_piglit_gles_shader_compiles() {
-    if !Path::new(PIGLIT).is_dir() {
-        eprintln!("piglit not installed at {PIGLIT}; skipped");
+    let (Some(tests), Some(generated)) = (piglit("tests"), piglit("generated_tests")) else {
         return;
-    }
+    };
     let mut files = Vec::new();
-    walk(
-        &Path::new(PIGLIT).join("tests"),
-        &["shader_test"],
-        &mut files,
-    );
-    walk(
-        &Path::new(PIGLIT).join("generated_tests"),
-        &["shader_test"],
-        &mut files,
-    );
+    walk(&tests, &["shader_test"], &mut files);
+    walk(&generated, &["shader_test"], &mut files);
     let mut shaders = 0;
     let mut failures = Vec::new();
     for path in &files {
@@ -131,11 +121,9 @@ fn every_piglit_gles_shader_compiles() {
 
 #[test]
 fn piglit_gles_compiler_tests_pass_or_fail_as_expected() {
-    let spec = Path::new(PIGLIT).join("tests/spec");
-    if !spec.is_dir() {
-        eprintln!("piglit not installed at {PIGLIT}; skipped");
+    let Some(spec) = piglit("tests/spec") else {
         return;
-    }
+    };
     let mut files = Vec::new();
     walk(
         &spec,

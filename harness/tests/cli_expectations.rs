@@ -1,6 +1,7 @@
 //! Expectations, baselines and `compare` on real drivers: llvmpipe lowers the Igalia
 //! `*_lowered` tests' mediump arithmetic and passes them; softpipe does not and fails them.
-//! Without EGL these tests skip with a printed reason, unless `HALFCHECK_REQUIRE_GL=1`.
+//! Without EGL, or without the anchors beside the repository, these tests skip with a printed
+//! reason, unless `HALFCHECK_REQUIRE_GL=1` / `HALFCHECK_REQUIRE_ANCHORS=1`.
 
 mod common;
 
@@ -8,13 +9,13 @@ use common::*;
 use std::path::Path;
 use std::process::Output;
 
-/// Runs the anchors on a Gallium driver; returns the results directory and the output.
-fn run_anchors(driver: &str, dir: &Path, extra: &[&str]) -> Output {
+/// Runs the `anchors` directory on a Gallium driver, with results in `dir`.
+fn run_anchors(anchors: &Path, driver: &str, dir: &Path, extra: &[&str]) -> Output {
     halfcheck()
         .args(["run", "--backend", "gl", "-j", "2", "--results"])
         .arg(dir)
         .args(extra)
-        .arg(anchors())
+        .arg(anchors)
         .env("GALLIUM_DRIVER", driver)
         .output()
         .expect("runs")
@@ -43,14 +44,17 @@ tests:
 /// The 10 `*_lowered` anchors fail on softpipe; with verdicts, 3 more tests that pass on both
 /// drivers are lowering regressions too (`mediump_div`, `mediump_rsq`, `simple-dot3`).
 fn softpipe_against_llvmpipe_is_thirteen_regressions_and_back_is_thirteen_fixes() {
+    let Some(anchors) = igalia_mediump() else {
+        return;
+    };
     if !have_gl() {
         return;
     }
     let root = temp_dir("compare");
     let (llvm, soft) = (root.join("llvmpipe"), root.join("softpipe"));
-    let out = run_anchors("llvmpipe", &llvm, &[]);
+    let out = run_anchors(&anchors, "llvmpipe", &llvm, &[]);
     assert!(out.status.success(), "{}", text(&out));
-    let out = run_anchors("softpipe", &soft, &[]);
+    let out = run_anchors(&anchors, "softpipe", &soft, &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
 
     let compare = |old: &Path, new: &Path| {
@@ -76,6 +80,7 @@ fn softpipe_against_llvmpipe_is_thirteen_regressions_and_back_is_thirteen_fixes(
 
     // The same in one step: --baseline on run.
     let again = run_anchors(
+        &anchors,
         "softpipe",
         &root.join("again"),
         &[
@@ -89,6 +94,9 @@ fn softpipe_against_llvmpipe_is_thirteen_regressions_and_back_is_thirteen_fixes(
 
 #[test]
 fn each_driver_passes_its_own_expectations_and_the_guard_stops_the_other() {
+    let Some(anchors) = igalia_mediump() else {
+        return;
+    };
     if !have_gl() {
         return;
     }
@@ -100,6 +108,7 @@ fn each_driver_passes_its_own_expectations_and_the_guard_stops_the_other() {
     let arg = |p: &Path| p.to_str().expect("utf-8 path").to_string();
 
     let own = run_anchors(
+        &anchors,
         "softpipe",
         &root.join("own"),
         &["--expectations", &arg(&soft_yaml)],
@@ -108,6 +117,7 @@ fn each_driver_passes_its_own_expectations_and_the_guard_stops_the_other() {
     assert!(text(&own).contains("0 unexpected results"));
 
     let guarded = run_anchors(
+        &anchors,
         "softpipe",
         &root.join("guarded"),
         &["--expectations", &arg(&llvm_yaml)],
@@ -120,6 +130,7 @@ fn each_driver_passes_its_own_expectations_and_the_guard_stops_the_other() {
     );
 
     let simulated = run_anchors(
+        &anchors,
         "softpipe",
         &root.join("simulated"),
         &["--expectations", &arg(&llvm_yaml), "--skip-renderer-check"],

@@ -3,27 +3,17 @@
 //! (which computes mediump at fp32) exactly the 10 `*_lowered` tests fail.
 //!
 //! Mesa picks the Gallium driver once per process, so the softpipe run re-executes this
-//! test binary with `GALLIUM_DRIVER=softpipe`. Without EGL the tests skip (they print why)
-//! unless `HALFCHECK_REQUIRE_GL=1`.
+//! test binary with `GALLIUM_DRIVER=softpipe`. Without EGL, or without the anchors beside the
+//! repository, the tests skip (they print why) unless `HALFCHECK_REQUIRE_GL=1` /
+//! `HALFCHECK_REQUIRE_ANCHORS=1`.
 
 mod common;
 
-use common::{anchors, gl_backend};
+use common::{gl_backend, igalia_mediump, shader_tests};
 use halfcheck::backend::Backend;
 use halfcheck::results::Status;
 use halfcheck::shader_test::parse_file;
-use std::path::{Path, PathBuf};
-
-fn shader_tests(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("anchor directory").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            shader_tests(&path, out);
-        } else if path.extension().is_some_and(|e| e == "shader_test") {
-            out.push(path);
-        }
-    }
-}
+use std::path::Path;
 
 fn is_lowered(path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -33,6 +23,9 @@ fn is_lowered(path: &Path) -> bool {
 /// Runs every anchor on the driver this process got and checks what that driver must do.
 #[test]
 fn mediump_anchors_pass_or_fail_as_the_driver_lowers() {
+    let Some(anchors) = igalia_mediump() else {
+        return;
+    };
     let Some(mut backend) = gl_backend() else {
         return;
     };
@@ -46,9 +39,7 @@ fn mediump_anchors_pass_or_fail_as_the_driver_lowers() {
         eprintln!("skipping: no expectations for renderer {renderer}");
         return;
     };
-    let mut files = Vec::new();
-    shader_tests(&anchors(), &mut files);
-    files.sort();
+    let files = shader_tests(&anchors);
     assert_eq!(files.len(), 28);
     let lowered = files.iter().filter(|f| is_lowered(f)).count();
     assert_eq!(lowered, 10);
@@ -75,11 +66,14 @@ fn mediump_anchors_pass_or_fail_as_the_driver_lowers() {
 /// The exact green channel of `mediump_div_lowered`: fp16(1/3) * 1024 has fraction 0.25.
 #[test]
 fn mediump_div_lowered_reads_back_the_exact_float() {
+    let Some(anchors) = igalia_mediump() else {
+        return;
+    };
     let Some(mut backend) = gl_backend() else {
         return;
     };
     let renderer = backend.run_info().renderer;
-    let path = anchors().join("glsl-es-1.00/execution/mediump_div_lowered.shader_test");
+    let path = anchors.join("glsl-es-1.00/execution/mediump_div_lowered.shader_test");
     let test = parse_file(&path).unwrap_or_else(|e| panic!("{e}"));
     let result = backend.run_test(&test);
     let probe = &result.probes[0];
@@ -102,6 +96,9 @@ fn mediump_div_lowered_reads_back_the_exact_float() {
 /// Both tests above again, on softpipe, in a child process (one Gallium driver per process).
 #[test]
 fn softpipe_runs_in_a_child_process() {
+    if igalia_mediump().is_none() {
+        return;
+    }
     if std::env::var_os("GALLIUM_DRIVER").is_some() || gl_backend().is_none() {
         return;
     }

@@ -4,10 +4,9 @@ use halfcheck::shader_test::parse_str;
 use proptest::prelude::*;
 use std::path::Path;
 
-/// Real files to mutate: the Igalia anchors.
+/// Real files to mutate: the repository's arithmetic cases.
 fn seeds() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/anchors/igalia-mediump/glsl-es-1.00/execution");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/arithmetic");
     let mut out: Vec<String> = std::fs::read_dir(&dir)
         .map(|entries| {
             entries

@@ -1,12 +1,12 @@
 //! The reader on real files: the Igalia mediump anchors, piglit's corpus, and every command form.
+//! The tests on the anchors beside the repository and on Debian's piglit skip with a printed
+//! reason when those are absent, unless `HALFCHECK_REQUIRE_ANCHORS=1` /
+//! `HALFCHECK_REQUIRE_PIGLIT=1`.
 
 use halfcheck::shader_test::*;
 use halfcheck::validate::validate;
-use std::path::{Path, PathBuf};
-
-fn anchors() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/anchors/igalia-mediump")
-}
+use halfcheck_test_support::{igalia_mediump, piglit};
+use std::path::Path;
 
 fn parse(text: &str) -> ShaderTest {
     parse_str(Path::new("t.shader_test"), text).unwrap_or_else(|e| panic!("{e}"))
@@ -19,7 +19,10 @@ fn command(line: &str) -> Command {
 
 #[test]
 fn igalia_mediump_files_parse_with_no_unsupported_command() {
-    let report = validate(&[anchors()]);
+    let Some(anchors) = igalia_mediump() else {
+        return;
+    };
+    let report = validate(&[anchors]);
     assert!(report.is_clean(), "{:?}", report.errors);
     assert_eq!(report.parsed, 28);
     assert!(report.unsupported.is_empty(), "{:?}", report.unsupported);
@@ -27,7 +30,10 @@ fn igalia_mediump_files_parse_with_no_unsupported_command() {
 
 #[test]
 fn mediump_div_lowered_reads_as_written() {
-    let path = anchors().join("glsl-es-1.00/execution/mediump_div_lowered.shader_test");
+    let Some(anchors) = igalia_mediump() else {
+        return;
+    };
+    let path = anchors.join("glsl-es-1.00/execution/mediump_div_lowered.shader_test");
     let test = parse_file(&path).unwrap_or_else(|e| panic!("{e}"));
     assert!(test.require.is_es());
     assert_eq!(test.require.window_size(), (250, 250));
@@ -322,15 +328,9 @@ fn require_section_is_typed() {
 /// Piglit's own corpus, when Debian's `piglit` package is installed (CI installs it).
 #[test]
 fn debian_piglit_corpus_parses_without_errors() {
-    let root = Path::new("/usr/lib/x86_64-linux-gnu/piglit");
-    if !root.is_dir() {
-        eprintln!("SKIP debian_piglit_corpus_parses_without_errors: {} is absent (apt-get install piglit)", root.display());
-        assert!(
-            std::env::var_os("HALFCHECK_REQUIRE_PIGLIT").is_none(),
-            "piglit is required here"
-        );
+    let Some(root) = piglit("") else {
         return;
-    }
+    };
     let report = validate(&[root.join("tests"), root.join("generated_tests")]);
     let shown: Vec<String> = report
         .errors

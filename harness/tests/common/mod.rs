@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests that run the real `halfcheck` binary.
 
-#![allow(dead_code)] // Each test file uses its own subset.
+#![allow(dead_code, unused_imports)] // Each test file uses its own subset.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -10,9 +10,30 @@ pub fn halfcheck() -> Command {
     Command::new(env!("CARGO_BIN_EXE_halfcheck"))
 }
 
-/// The Igalia mediump anchors, `../shared/anchors/igalia-mediump`.
-pub fn anchors() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/anchors/igalia-mediump")
+pub use halfcheck_test_support::{anchors, igalia_mediump};
+
+/// The repository's own mediump corpus, `cases/`: always present, so tests of the runner use it.
+pub fn cases() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases")
+}
+
+/// The `.shader_test` files under `dir`, sorted.
+pub fn shader_tests(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{dir:?}: {e}"));
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "shader_test") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
 }
 
 /// A fresh, empty directory under the system temp dir, unique to this process and `name`.

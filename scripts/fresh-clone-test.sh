@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# A user's first minutes: clone this repository into an empty temporary directory, with nothing
+# beside it (no ../shared anchors), and run the README's test command there. It must pass:
+# tests that need the anchors skip with a printed reason. HALFCHECK_REQUIRE_ANCHORS is unset for
+# that run; HALFCHECK_REQUIRE_GL and HALFCHECK_REQUIRE_PIGLIT pass through as they are.
+#
+# Usage: scripts/fresh-clone-test.sh [REV]   (default HEAD; CARGO_TARGET_DIR is honoured, so CI
+# can reuse the dependencies it already built)
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+rev=${1:-HEAD}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+git clone --quiet --no-local "$repo" "$work/halfcheck"
+git -C "$work/halfcheck" checkout --quiet "$rev"
+if [ -e "$work/shared" ]; then
+    echo "fresh-clone-test: $work/shared exists; the clone must have nothing beside it" >&2
+    exit 1
+fi
+cd "$work/halfcheck"
+# The README's test command, exactly as written there.
+test_command=$(grep -m1 -E '^cargo test' README.md | sed 's/ *#.*$//')
+echo "fresh-clone-test: running '$test_command' in $work/halfcheck"
+status=0
+env -u HALFCHECK_REQUIRE_ANCHORS bash -c "$test_command" >"$work/test.log" 2>&1 || status=$?
+grep -E '^skipping ' "$work/test.log" | sort | uniq -c || true
+if [ "$status" -ne 0 ]; then
+    tail -50 "$work/test.log"
+    echo "fresh-clone-test: the test command failed in a fresh clone" >&2
+    exit 1
+fi
+skipped=$(grep -c '^skipping .*shared/anchors' "$work/test.log" || true)
+echo "fresh-clone-test: passed; $skipped tests skipped for want of ../shared/anchors"
+if [ "$skipped" -eq 0 ]; then
+    echo "fresh-clone-test: no test said it skipped for the anchors: is the clone really bare?" >&2
+    exit 1
+fi

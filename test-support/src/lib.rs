@@ -1,0 +1,61 @@
+//! What the integration tests of every halfcheck crate share: where the real material that is
+//! not part of the repository lives, and how a test skips when it is absent.
+//!
+//! Two kinds of such material exist:
+//! - the anchors (`../shared/anchors` beside the repository: the Igalia mediump piglit tests
+//!   and Mesa's lower-precision cases), present on the project's own machines only;
+//! - Debian's `piglit` package (`/usr/lib/x86_64-linux-gnu/piglit`), present where it was
+//!   installed.
+//!
+//! A test asks for them through [`anchors`] and [`piglit`]. When they are absent the test
+//! prints why and returns early, so a fresh clone passes its tests; when
+//! `HALFCHECK_REQUIRE_ANCHORS=1` or `HALFCHECK_REQUIRE_PIGLIT=1` (CI sets both) says they must
+//! be there, their absence fails the test instead.
+
+use std::path::{Path, PathBuf};
+
+/// Where Debian's `piglit` package installs its tests and runners.
+pub const PIGLIT_ROOT: &str = "/usr/lib/x86_64-linux-gnu/piglit";
+
+/// `../shared/anchors/<relative>` beside the repository, or `None` (with a printed reason)
+/// when it is absent. Panics when absent and `HALFCHECK_REQUIRE_ANCHORS=1`.
+pub fn anchors(relative: &str) -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/anchors");
+    present(
+        root.join(relative),
+        "HALFCHECK_REQUIRE_ANCHORS",
+        "the anchors beside the repository (../shared/anchors)",
+    )
+}
+
+/// The Igalia mediump anchors, `../shared/anchors/igalia-mediump`; see [`anchors`].
+pub fn igalia_mediump() -> Option<PathBuf> {
+    anchors("igalia-mediump")
+}
+
+/// Debian piglit's `<relative>` under [`PIGLIT_ROOT`], or `None` (with a printed reason)
+/// when piglit is not installed. Panics when absent and `HALFCHECK_REQUIRE_PIGLIT=1`.
+pub fn piglit(relative: &str) -> Option<PathBuf> {
+    present(
+        Path::new(PIGLIT_ROOT).join(relative),
+        "HALFCHECK_REQUIRE_PIGLIT",
+        "Debian's piglit package (apt-get install piglit)",
+    )
+}
+
+/// `path` when it exists; else the skip (or, when `require_var` is `1`, the failure).
+fn present(path: PathBuf, require_var: &str, what: &str) -> Option<PathBuf> {
+    if path.exists() {
+        return Some(path);
+    }
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("this test")
+        .to_string();
+    let why = format!("{} is absent: it needs {what}", path.display());
+    if std::env::var(require_var).as_deref() == Ok("1") {
+        panic!("{test}: {why}, and {require_var}=1 says it must be there");
+    }
+    eprintln!("skipping {test}: {why} (set {require_var}=1 to make this a failure)");
+    None
+}
