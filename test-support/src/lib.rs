@@ -8,7 +8,7 @@
 //!   installed.
 //!
 //! A test asks for them through [`anchors`] and [`piglit`]. When they are absent the test
-//! prints why and returns early, so a fresh clone passes its tests; when
+//! prints why ([`skip`]) and returns early, so a fresh clone passes its tests; when
 //! `HALFCHECK_REQUIRE_ANCHORS=1` or `HALFCHECK_REQUIRE_PIGLIT=1` (CI sets both) says they must
 //! be there, their absence fails the test instead.
 
@@ -56,6 +56,16 @@ fn present(path: PathBuf, require_var: &str, what: &str) -> Option<PathBuf> {
     if std::env::var(require_var).as_deref() == Ok("1") {
         panic!("{test}: {why}, and {require_var}=1 says it must be there");
     }
-    eprintln!("skipping {test}: {why} (set {require_var}=1 to make this a failure)");
+    skip(&format!(
+        "{test}: {why} (set {require_var}=1 to make this a failure)"
+    ));
     None
+}
+
+/// Prints `skipping <why>` on stderr past the test harness's capture (which holds back what
+/// `eprintln!` prints from a passing test), so a skipped test is seen in every run.
+pub fn skip(why: &str) {
+    use std::io::Write;
+    let mut stderr = std::io::stderr().lock();
+    writeln!(stderr, "skipping {why}").ok();
 }

@@ -10,7 +10,7 @@ pub fn halfcheck() -> Command {
     Command::new(env!("CARGO_BIN_EXE_halfcheck"))
 }
 
-pub use halfcheck_test_support::{anchors, igalia_mediump};
+pub use halfcheck_test_support::{anchors, igalia_mediump, skip};
 
 /// The repository's own mediump corpus, `cases/`: always present, so tests of the runner use it.
 pub fn cases() -> PathBuf {
@@ -65,7 +65,7 @@ pub fn have_gl() -> bool {
         "HALFCHECK_REQUIRE_GL=1 but no GL driver: {}",
         text(&output)
     );
-    eprintln!("skipping: no GL driver: {}", text(&output));
+    skip(&format!("a GL test: no GL driver: {}", text(&output)));
     false
 }
 
@@ -82,7 +82,7 @@ pub fn gl_backend() -> Option<halfcheck::backend::gl::GlBackend> {
             panic!("HALFCHECK_REQUIRE_GL=1 but no GL context: {e}")
         }
         Err(e) => {
-            eprintln!("skipping: no GL context: {e}");
+            skip(&format!("a GL test: no GL context: {e}"));
             None
         }
     }
