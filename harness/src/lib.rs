@@ -7,8 +7,10 @@ pub mod backend;
 pub mod compile_cmd;
 pub mod discover;
 pub mod lint;
-pub mod results;
 pub mod runner;
 pub mod shader_test;
 pub mod validate;
 pub mod verdict;
+
+/// The `results.json` contract, in its own crate so readers need none of the harness.
+pub use halfcheck_results as results;

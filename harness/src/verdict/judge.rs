@@ -6,9 +6,8 @@
 //! and binary32 ULPs against the exact value. A test whose shaders declare nothing lowp or
 //! mediump gets `n/a` and is judged by its piglit status alone.
 
-use super::classify::{classify_channel, combine, ChannelVerdict, Expectation, Interval, Verdict};
-use crate::results::TestResult;
-use serde::{Deserialize, Serialize};
+use super::classify::{classify_channel, combine, Expectation, Interval, Verdict};
+use crate::results::{ChannelAnalysis, TestResult};
 
 /// What the emulator predicts for one probed channel.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -25,41 +24,6 @@ pub struct ChannelPrediction {
     pub highp_bounds: Interval,
     /// What a conforming mediump evaluation may return.
     pub mediump_bounds: Interval,
-}
-
-/// The judged numbers of one probed channel, as `results.json` records them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ChannelAnalysis {
-    /// The observed value `o`.
-    #[serde(with = "crate::results::json_float")]
-    pub observed: f64,
-    /// The highp prediction `h`.
-    #[serde(with = "crate::results::json_float")]
-    pub highp: f64,
-    /// The mediump prediction `m` (the `mesa` model).
-    #[serde(with = "crate::results::json_float")]
-    pub mediump: f64,
-    /// The mediump prediction of the `spec` model, which decides whether the channel
-    /// discriminates.
-    #[serde(with = "crate::results::json_float")]
-    pub mediump_spec: f64,
-    /// The binary64 reference.
-    #[serde(with = "crate::results::json_float")]
-    pub exact: f64,
-    /// `H`.
-    pub highp_bounds: Interval,
-    /// `M`.
-    pub mediump_bounds: Interval,
-    /// What `o` says about lowering.
-    pub verdict: ChannelVerdict,
-    /// Whether `o` equals `m` bit for bit (the mediump prediction was exact).
-    pub matches_mediump: bool,
-    /// |o - exact| in binary16 ULPs at the exact value's magnitude.
-    #[serde(with = "crate::results::json_float")]
-    pub ulp16_error: f64,
-    /// |o - exact| in binary32 ULPs at the exact value's magnitude.
-    #[serde(with = "crate::results::json_float")]
-    pub ulp32_error: f64,
 }
 
 /// Judges `result` given predictions per probe (in `result.probes` order) and per channel.
@@ -131,7 +95,7 @@ fn ulp(x: f64, mantissa: i32, min_exp: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{ProbeResult, Status};
+    use crate::results::{ChannelVerdict, ProbeResult, Status};
 
     fn probe(observed: Vec<f32>) -> ProbeResult {
         ProbeResult {
