@@ -4,8 +4,9 @@
 # tests that need the anchors skip with a printed reason. HALFCHECK_REQUIRE_ANCHORS is unset for
 # that run; HALFCHECK_REQUIRE_GL and HALFCHECK_REQUIRE_PIGLIT pass through as they are.
 #
-# Usage: scripts/fresh-clone-test.sh [REV]   (default HEAD; CARGO_TARGET_DIR is honoured, so CI
-# can reuse the dependencies it already built)
+# Usage: scripts/fresh-clone-test.sh [REV]   (default HEAD). The clone builds in a target
+# directory of its own: cargo keys workspace crates by their path inside the workspace, so a
+# shared one would let the clone's build (and its baked-in paths) stand in for this checkout's.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 rev=${1:-HEAD}
@@ -19,6 +20,7 @@ if [ -e "$work/shared" ]; then
     exit 1
 fi
 cd "$work/halfcheck"
+export CARGO_TARGET_DIR="$work/target"
 # The README's test command, exactly as written there.
 test_command=$(grep -m1 -E '^cargo test' README.md | sed 's/ *#.*$//')
 echo "fresh-clone-test: running '$test_command' in $work/halfcheck"
