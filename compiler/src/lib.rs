@@ -105,6 +105,7 @@ pub fn compile(
     })?;
     if options.lower {
         passes::lower_precision::run(&mut module, options.model, &options.switches);
+        passes::lower_variables::run(&mut module, &options.switches);
         passes::fold_conversions::run(&mut module);
         if options.final_pipeline {
             passes::mesa_pipeline::run(&mut module);

@@ -21,6 +21,7 @@
 //! conversions are the only operations that change width. Arrays, structs and matrices are
 //! values (copied on assignment).
 
+pub mod build;
 pub mod constant;
 pub mod dump;
 pub mod ops;

@@ -20,6 +20,7 @@
 //! the precision that semantic analysis lent to such operations counts.
 
 use super::Switches;
+use crate::ir::build::{convert, placeholder};
 use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Module, Op, Precision, Stmt, Type, VarMode};
 use crate::sema::Model;
 
@@ -98,47 +99,6 @@ fn math_intrinsic(name: &str) -> bool {
     )
 }
 
-/// The conversion to 16 bits of a 32-bit value of base `base`.
-pub(crate) fn down_op(base: BaseType) -> Option<Op> {
-    match base {
-        BaseType::Float => Some(Op::F2fmp),
-        BaseType::Int => Some(Op::I2imp),
-        BaseType::Uint => Some(Op::U2ump),
-        _ => None,
-    }
-}
-
-/// The conversion back to 32 bits of a 16-bit value of base `base`.
-pub(crate) fn up_op(base: BaseType) -> Option<Op> {
-    match base {
-        BaseType::Float16 => Some(Op::F162f),
-        BaseType::Int16 => Some(Op::I2i),
-        BaseType::Uint16 => Some(Op::U2u),
-        _ => None,
-    }
-}
-
-/// `e` wrapped in a conversion to 16 bits (or back to 32 when `up`), if its type has one.
-pub(crate) fn convert(e: Expr, up: bool) -> Expr {
-    let Some(base) = e.ty.base().filter(|_| !e.ty.is_array()) else {
-        return e;
-    };
-    let (op, new) = if up {
-        match (up_op(base), base.widened()) {
-            (Some(op), Some(new)) => (op, new),
-            _ => return e,
-        }
-    } else {
-        match (down_op(base), base.lowered()) {
-            (Some(op), Some(new)) => (op, new),
-            _ => return e,
-        }
-    };
-    let ty = e.ty.with_base(new);
-    let (precision, span) = (e.precision, e.span);
-    Expr::new(ExprKind::Op(op, vec![e]), ty, precision, span)
-}
-
 /// Lowers `module` in place.
 pub fn run(module: &mut Module, model: Model, switches: &Switches) {
     let pass = Pass {
@@ -157,7 +117,6 @@ pub fn run(module: &mut Module, model: Model, switches: &Switches) {
             }
         }
     }
-    super::lower_variables::run(module, switches);
 }
 
 struct Pass {
@@ -491,17 +450,4 @@ pub(crate) fn lower_constant(value: &ConstValue, base: BaseType) -> ConstValue {
 /// column), which Mesa never lowers by itself.
 pub(crate) fn is_deref(e: &Expr) -> bool {
     e.is_deref()
-}
-
-/// A throwaway expression used while moving a node into a wrapper.
-pub(crate) fn placeholder() -> Expr {
-    Expr::new(
-        ExprKind::Constant {
-            value: ConstValue::Components(Vec::new()),
-            literal: None,
-        },
-        Type::Void,
-        Precision::None,
-        crate::Span::default(),
-    )
 }

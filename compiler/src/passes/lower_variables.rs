@@ -11,8 +11,8 @@
 
 use std::collections::HashSet;
 
-use super::lower_precision::{convert, placeholder, up_op};
 use super::Switches;
+use crate::ir::build::{convert, placeholder, up_op};
 use crate::ir::{
     BaseType, Block, Expr, ExprKind, Module, Op, Precision, Stmt, Type, VarId, VarMode, Variable,
 };

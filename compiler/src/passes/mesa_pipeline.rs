@@ -28,6 +28,7 @@ use super::fold_conversions::{children, stmt_exprs};
 use super::walk;
 use std::collections::HashSet;
 
+use crate::ir::build::{convert, placeholder};
 use crate::ir::{BaseType, Expr, ExprKind, Module, Op, Stmt, Type, VarId, VarMode};
 
 /// Applies the rules to `module` in place.
@@ -45,8 +46,8 @@ pub fn run(module: &mut Module) {
             if let Stmt::Assign { lhs, rhs, .. } = stmt {
                 let wide = lhs.variable().is_some_and(|v| read_wide.contains(&v));
                 if wide && is_16(rhs) && region(rhs) == Some(1) {
-                    let taken = std::mem::replace(rhs, super::lower_precision::placeholder());
-                    *rhs = super::lower_precision::convert(widen(taken), false);
+                    let taken = std::mem::replace(rhs, placeholder());
+                    *rhs = convert(widen(taken), false);
                     continue;
                 }
             }
@@ -302,9 +303,9 @@ fn fix_reads(e: &mut Expr, set: &HashSet<VarId>) {
         return;
     }
     if chain_var(e).is_some_and(|v| set.contains(&v)) && is_16(e) {
-        let mut x = std::mem::replace(e, super::lower_precision::placeholder());
+        let mut x = std::mem::replace(e, placeholder());
         retype_chain(&mut x);
-        *e = super::lower_precision::convert(x, false);
+        *e = convert(x, false);
         return;
     }
     children(e, &mut |c| fix_reads(c, set));
@@ -353,9 +354,7 @@ fn region(e: &Expr) -> Option<u32> {
 /// The region rebuilt at 32 bits: conversions down removed, types widened.
 fn widen(e: Expr) -> Expr {
     match e.kind {
-        ExprKind::Op(op, mut operands) if is_down(op) => operands
-            .pop()
-            .unwrap_or_else(super::lower_precision::placeholder),
+        ExprKind::Op(op, mut operands) if is_down(op) => operands.pop().unwrap_or_else(placeholder),
         ExprKind::Op(op, operands) => {
             let operands: Vec<Expr> = operands.into_iter().map(widen).collect();
             let op = match op {
@@ -400,13 +399,11 @@ fn rewrite(e: &mut Expr) {
         _ => false,
     };
     if lone {
-        let taken = std::mem::replace(e, super::lower_precision::placeholder());
+        let taken = std::mem::replace(e, placeholder());
         *e = match taken.kind {
-            ExprKind::Op(Op::F162f | Op::I2i | Op::U2u, mut operands) => widen(
-                operands
-                    .pop()
-                    .unwrap_or_else(super::lower_precision::placeholder),
-            ),
+            ExprKind::Op(Op::F162f | Op::I2i | Op::U2u, mut operands) => {
+                widen(operands.pop().unwrap_or_else(placeholder))
+            }
             kind => widen(Expr { kind, ..taken }),
         };
         return;
