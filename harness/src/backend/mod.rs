@@ -3,6 +3,9 @@
 //! To add a backend: implement [`Backend`] in a module of its own under `backend/`, give it a
 //! [`BackendKind`] variant and construct it in [`open_backend`]. The GL backend and the
 //! emulator both implement this trait; the runner, verdicts and reports never see which.
+//! A backend that runs piglit's `[test]` commands implements [`piglit::Device`] (clear, draw,
+//! uniforms, textures, framebuffers, readback) and hands it to [`piglit::run`], which holds
+//! piglit's semantics once for every backend.
 
 use crate::results::{RunInfo, TestResult};
 use crate::shader_test::ShaderTest;
@@ -12,7 +15,7 @@ pub mod gl;
 mod mock;
 mod stop;
 
-pub(crate) use stop::Stop;
+pub use stop::Stop;
 pub mod piglit;
 
 /// Which backend a run uses.

@@ -1,10 +1,10 @@
-//! Why a backend stopped a test early, shared by the backends' command loops.
+//! Why a test stopped early: what a device returns to end the command loop (`piglit::run`).
 
 use crate::results::Status;
 
 /// Why a test stopped early: a status (fail, skip, error) and the reason.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Stop {
+pub struct Stop {
     /// The status the test ends with.
     pub status: Status,
     /// Why, for `results.json`.

@@ -1,8 +1,9 @@
 //! The emulator backend: runs `.shader_test` files with no GPU, on halfcheck's own compiler
 //! and its software f16 emulator (`halfcheck_compiler::exec`).
 //!
-//! Each test's shaders are compiled to the IR (`program`), its commands run on a software
-//! RGBA32F framebuffer (`exec`): `draw rect`/`draw arrays` run the vertex shader on the
+//! Each test's shaders are compiled to the IR (`program`), its commands run by the shared
+//! piglit command loop on a software RGBA32F framebuffer (`device`, `framebuffer`):
+//! `draw rect`/`draw arrays` run the vertex shader on the
 //! vertices, rasterise the triangles into 2x2 quads (`raster`) and run the fragment shader on
 //! batches of quads in parallel (`shade`). Uniforms (`uniforms`), piglit's textures
 //! (`textures`), clears and probes follow piglit, with the probe logic shared with the GL
@@ -14,7 +15,7 @@
 //! acceptance intervals of `halfcheck_compiler::exec::Bounds` included) and reads each probe's
 //! values at the pixels the caller names.
 
-mod exec;
+mod device;
 mod framebuffer;
 mod interp;
 mod link;
@@ -116,7 +117,7 @@ pub fn evaluate<D: Domain>(
             result: TestResult::with_status(Status::Skip, reason),
             probes: Vec::new(),
         },
-        None => exec::run(test, domain, options, at),
+        None => device::run(test, domain, options, at),
     };
     evaluation.result.duration_s = started.elapsed().as_secs_f64();
     evaluation

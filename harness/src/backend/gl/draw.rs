@@ -4,40 +4,26 @@
 //! `draw rect` feeds a triangle strip of four `vec4` corners to attribute 0 (`piglit_vertex`)
 //! and, for `tex`, `vec2` coordinates to attribute 1 (`piglit_texcoord`), from a buffer and
 //! vertex array of its own so the test's vertex data stays bound, as piglit does on ES 3.
-//! `ortho` maps window pixels to NDC with piglit's arithmetic. `[vertex data]` columns go to
-//! the attributes of the same name (or number), one interleaved float buffer.
+//! The corners come from `backend::piglit::draw`. `[vertex data]` columns go to the
+//! attributes of the same name (or number), one interleaved float buffer.
 
 use super::program::{ATTRIB_POS, ATTRIB_TEX};
 use super::Stop;
-use crate::backend::piglit::draw as piglit;
-use crate::shader_test::{AttribType, RectMode, VertexColumn, VertexData};
+use crate::backend::piglit::device::{ArraysDraw, Primitive, RectDraw};
+use crate::shader_test::{AttribType, VertexColumn, VertexData};
 use glow::HasContext;
 
-/// A rectangle to draw and how.
-pub struct Rect {
-    /// `x y w h` in NDC (plain, tex) or window pixels (ortho).
-    pub rect: [f32; 4],
-    /// Coordinate mode.
-    pub mode: RectMode,
-    /// Draw as `GL_PATCHES` of 4 vertices.
-    pub patch: bool,
-    /// Instance count (1 for `draw rect`).
-    pub instances: u32,
-}
-
-/// Draws a rectangle; `window` is piglit's window size, `restore` the test's vertex array.
+/// Draws a rectangle's corners; `restore` is the test's vertex array, bound again after.
 pub fn rect(
     gl: &glow::Context,
-    draw: &Rect,
-    window: (u32, u32),
+    draw: &RectDraw,
     restore: Option<glow::VertexArray>,
 ) -> Result<(), Stop> {
-    let corners = piglit::rect(draw.rect, draw.mode, window);
+    let corners = &draw.corners;
     let mut data: Vec<f32> = corners.positions.iter().flatten().copied().collect();
     if let Some(texcoords) = corners.texcoords {
         data.extend(texcoords.iter().flatten());
     }
-    let has_tex = matches!(draw.mode, RectMode::Tex(_));
     let instances = i32::try_from(draw.instances).map_err(|_| Stop::fail("too many instances"))?;
     // SAFETY: a temporary vertex array and buffer hold `data`; the attribute pointers stay
     // inside it; everything is unbound and deleted before returning.
@@ -53,7 +39,7 @@ pub fn rect(
         );
         gl.vertex_attrib_pointer_f32(ATTRIB_POS, 4, glow::FLOAT, false, 0, 0);
         gl.enable_vertex_attrib_array(ATTRIB_POS);
-        if has_tex {
+        if corners.texcoords.is_some() {
             gl.vertex_attrib_pointer_f32(ATTRIB_TEX, 2, glow::FLOAT, false, 0, 16 * 4);
             gl.enable_vertex_attrib_array(ATTRIB_TEX);
         }
@@ -76,32 +62,15 @@ pub fn rect(
     Ok(())
 }
 
-/// `draw arrays [instanced] MODE first count [instances]`; `rows` is the vertex data's size.
-pub fn arrays(
-    gl: &glow::Context,
-    mode: &str,
-    first: i32,
-    count: i32,
-    instances: Option<u32>,
-    rows: Option<usize>,
-) -> Result<(), Stop> {
-    let mode = primitive(mode)?;
-    if first < 0 {
-        return Err(Stop::fail("draw arrays 'first' must be >= 0"));
-    }
-    if count <= 0 {
-        return Err(Stop::fail("draw arrays 'count' must be > 0"));
-    }
-    if let Some(rows) = rows {
-        if first as usize >= rows || count as usize > rows - first as usize {
-            return Err(Stop::fail(format!(
-                "draw arrays cannot draw beyond {rows} rows"
-            )));
-        }
-    }
-    // SAFETY: the range was checked against the vertex data uploaded for this program.
+/// `draw arrays [instanced] MODE first count [instances]`, its range already checked.
+pub fn arrays(gl: &glow::Context, draw: &ArraysDraw) -> Result<(), Stop> {
+    let mode = primitive(draw.primitive);
+    let too_many = || Stop::fail("draw arrays: too many vertices");
+    let first = i32::try_from(draw.first).map_err(|_| too_many())?;
+    let count = i32::try_from(draw.count).map_err(|_| too_many())?;
+    // SAFETY: the loop checked the range against the vertex data uploaded for this program.
     unsafe {
-        match instances {
+        match draw.instances {
             Some(n) => {
                 let n = i32::try_from(n).map_err(|_| Stop::fail("too many instances"))?;
                 gl.draw_arrays_instanced(mode, first, count, n);
@@ -112,37 +81,32 @@ pub fn arrays(
     Ok(())
 }
 
-fn primitive(name: &str) -> Result<u32, Stop> {
-    let bare = name.strip_prefix("GL_").unwrap_or(name);
-    Ok(match bare {
-        "POINTS" => glow::POINTS,
-        "LINES" => glow::LINES,
-        "LINE_LOOP" => glow::LINE_LOOP,
-        "LINE_STRIP" => glow::LINE_STRIP,
-        "TRIANGLES" => glow::TRIANGLES,
-        "TRIANGLE_STRIP" => glow::TRIANGLE_STRIP,
-        "TRIANGLE_FAN" => glow::TRIANGLE_FAN,
-        "LINES_ADJACENCY" => glow::LINES_ADJACENCY,
-        "LINE_STRIP_ADJACENCY" => glow::LINE_STRIP_ADJACENCY,
-        "TRIANGLES_ADJACENCY" => glow::TRIANGLES_ADJACENCY,
-        "TRIANGLE_STRIP_ADJACENCY" => glow::TRIANGLE_STRIP_ADJACENCY,
-        "PATCHES" => glow::PATCHES,
-        "QUADS" | "QUAD_STRIP" | "POLYGON" => {
-            return Err(Stop::skip(format!("drawing mode {name} needs desktop GL")))
-        }
-        _ => return Err(Stop::fail(format!("unknown drawing mode \"{name}\""))),
-    })
+fn primitive(primitive: Primitive) -> u32 {
+    match primitive {
+        Primitive::Points => glow::POINTS,
+        Primitive::Lines => glow::LINES,
+        Primitive::LineLoop => glow::LINE_LOOP,
+        Primitive::LineStrip => glow::LINE_STRIP,
+        Primitive::Triangles => glow::TRIANGLES,
+        Primitive::TriangleStrip => glow::TRIANGLE_STRIP,
+        Primitive::TriangleFan => glow::TRIANGLE_FAN,
+        Primitive::LinesAdjacency => glow::LINES_ADJACENCY,
+        Primitive::LineStripAdjacency => glow::LINE_STRIP_ADJACENCY,
+        Primitive::TrianglesAdjacency => glow::TRIANGLES_ADJACENCY,
+        Primitive::TriangleStripAdjacency => glow::TRIANGLE_STRIP_ADJACENCY,
+        Primitive::Patches => glow::PATCHES,
+    }
 }
 
 /// Uploads `[vertex data]` into a buffer and points the program's attributes at it.
 ///
-/// Returns the buffer (to delete at the end) and the number of rows. Integer attributes fail
-/// as in piglit, which cannot feed them on GL ES.
+/// Returns the buffer (to delete at the end). Integer attributes fail as in piglit, which
+/// cannot feed them on GL ES.
 pub fn vertex_data(
     gl: &glow::Context,
     program: glow::Program,
     data: &VertexData,
-) -> Result<(glow::Buffer, usize), Stop> {
+) -> Result<glow::Buffer, Stop> {
     let per_row: usize = data.columns.iter().map(|c| c.components as usize).sum();
     let mut floats = Vec::with_capacity(per_row * data.rows.len());
     for row in &data.rows {
@@ -180,7 +144,7 @@ pub fn vertex_data(
             gl.enable_vertex_attrib_array(index);
             offset += column.components as i32 * 4;
         }
-        Ok((buffer, data.rows.len()))
+        Ok(buffer)
     }
 }
 

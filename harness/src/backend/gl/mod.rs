@@ -3,15 +3,15 @@
 //!
 //! [`GlBackend::new`] makes an ES context (the highest version the driver offers) on an EGL
 //! device with no window; [`list_devices`] lists the devices. Each [`Backend::run_test`]
-//! checks the `[require]` block (`require`), then compiles and links (`program`), runs
-//! the commands (`exec`) into an RGBA32F window FBO (`target`) and probes it
-//! (`probe`): every probe records the exact float, its bits, and the 8-bit value piglit
-//! would judge. State is reset after each test; a context that is lost or keeps raising
+//! checks the `[require]` block (`require`), then runs the test on a `device::GlDevice`: the
+//! shared piglit command loop (`backend::piglit`) drives it to compile and link (`program`),
+//! draw (`draw`), set uniforms, textures and state (`uniforms`, `textures`, `state`) into an
+//! RGBA32F window FBO (`target`), and read it back exactly for probes (`probe`). State is reset after each test; a context that is lost or keeps raising
 //! errors is replaced. A `GlBackend` is not `Send`: create one on each worker thread.
 
 mod context;
+mod device;
 mod draw;
-mod exec;
 mod probe;
 mod program;
 mod require;
@@ -162,7 +162,7 @@ impl Backend for GlBackend {
         let mut result = match require::skip_reason(test, &self.context.info, &limit) {
             Some(reason) => TestResult::with_status(Status::Skip, reason),
             None => {
-                let result = exec::run(gl, &self.context.info, &self.context.extra, test);
+                let result = device::run(gl, &self.context.info, &self.context.extra, test);
                 self.reset();
                 result
             }

@@ -2,7 +2,8 @@
 //!
 //! A test is skipped when its `[require]` block asks for more than the context has (ES and
 //! GLSL ES versions, extensions, `GL_MAX_*` limits, window size), when it needs desktop GL,
-//! or when it uses a shader kind, stage, uniform type or command this backend does not run.
+//! or when it uses a shader kind, stage, uniform type or probe this backend does not run.
+//! (Commands halfcheck runs nowhere skip in the shared command loop.)
 
 use super::context::ContextInfo;
 use crate::backend::piglit::program::version_number;
@@ -124,7 +125,6 @@ fn shader(kind: &SourceKind, stage: Stage, info: &ContextInfo) -> Option<String>
 
 fn command(command: &Command) -> Option<String> {
     match command {
-        Command::Unsupported { name } => Some(format!("unsupported command: {name}")),
         Command::Uniform(set) => match set.ty {
             UniformType::Double(_) | UniformType::DMat(..) => {
                 Some("double uniforms need desktop GL".into())
