@@ -254,7 +254,79 @@ fn draw_texture_and_state_commands_are_typed() {
     );
     assert_eq!(
         command("fb tex 2d 0 1"),
-        Command::FbTex2d { units: vec![0, 1] }
+        Command::Fb {
+            target: FbTarget::Both,
+            binding: FbBinding::Tex2d(vec![0, 1])
+        }
+    );
+    assert_eq!(
+        command("fb read tex slice 2DArray 0 1 3"),
+        Command::Fb {
+            target: FbTarget::Read,
+            binding: FbBinding::TexSlice {
+                target: TextureTarget::D2Array,
+                unit: 0,
+                level: 1,
+                layer: 3
+            }
+        }
+    );
+    assert_eq!(
+        command("fb draw ms GL_RGBA8I 250 250 2"),
+        Command::Fb {
+            target: FbTarget::Draw,
+            binding: FbBinding::Multisample {
+                format: "GL_RGBA8I".into(),
+                width: 250,
+                height: 250,
+                samples: 2
+            }
+        }
+    );
+    assert_eq!(
+        command("texture storage 0 2DArray GL_RGBA8 (1 250 250 4)"),
+        Command::TextureStorage(TextureStorage {
+            unit: 0,
+            target: TextureTarget::D2Array,
+            format: "GL_RGBA8".into(),
+            levels: 1,
+            size: vec![250, 250, 4]
+        })
+    );
+    assert_eq!(
+        command("texture integer 1 (2,2) (2,10) GL_R32I"),
+        Command::TextureInteger(TextureInteger {
+            unit: 1,
+            width: 2,
+            height: 2,
+            b: 2,
+            a: 10,
+            format: "GL_R32I".into()
+        })
+    );
+    assert_eq!(command("compute 2 2 1"), Command::Compute([2, 2, 1]));
+    assert_eq!(
+        command("probe ssbo int 0 12 == 13"),
+        Command::BufferProbe(BufferProbe {
+            buffer: ProbedBuffer::Ssbo {
+                binding: 0,
+                offset: 12,
+                ty: BufferValue::Int
+            },
+            op: Comparison::Equal,
+            expected: Scalar::Int(13)
+        })
+    );
+    assert_eq!(
+        command("probe atomic counter 1 != 0"),
+        Command::BufferProbe(BufferProbe {
+            buffer: ProbedBuffer::AtomicCounter {
+                binding: 0,
+                offset: 4
+            },
+            op: Comparison::NotEqual,
+            expected: Scalar::Uint(0)
+        })
     );
     assert_eq!(
         command("clear color 0.2 0.2 0.2 0.2"),
@@ -286,14 +358,14 @@ fn draw_texture_and_state_commands_are_typed() {
 fn known_piglit_commands_halfcheck_does_not_run_are_unsupported() {
     for (line, name) in [
         ("ortho", "ortho"),
-        ("compute 1 1 1", "compute"),
-        ("probe ssbo uint 0 0 == 4", "probe ssbo"),
+        ("compute group size 1 1 1 1 1 1", "compute group size"),
+        ("probe ssbo double 0 0 == 4.0", "probe ssbo"),
+        ("ssbo 0 subdata double 0 1.0", "ssbo"),
         ("texture rgbw 2DArray 0 (8, 8, 2)", "texture rgbw 2DArray"),
         (
             "draw arrays instanced base GL_POINTS 0 1 1 0",
             "draw arrays instanced base",
         ),
-        ("fb draw tex 2d 0", "fb"),
     ] {
         assert_eq!(
             command(line),

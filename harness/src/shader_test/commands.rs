@@ -7,7 +7,7 @@
 use super::model::*;
 use super::parse::LineError;
 use super::tokens::{
-    count, expected, float32, float64, floats, int, int32, take, uint, words, Word,
+    comparison, count, expected, float32, float64, floats, int, int32, take, uint, words, Word,
 };
 
 /// Piglit commands halfcheck does not run, by their leading words (longest first wins).
@@ -102,6 +102,12 @@ pub(super) fn parse_command(line: &str) -> Result<Command, LineError> {
             }
             Command::Tolerance(take(&w[1..], n, end, "numbers", float32)?)
         }
+        ("probe", "ssbo", _) | ("probe", "atomic", "counter") => {
+            match parse_buffer_probe(&w[1..], end)? {
+                Some(probe) => Command::BufferProbe(probe),
+                None => unsupported_or_unknown(line, &w)?,
+            }
+        }
         ("probe" | "relative", _, _) => match parse_probe(&w, end)? {
             Some(probe) => Command::Probe(probe),
             None => unsupported_or_unknown(line, &w)?,
@@ -124,19 +130,34 @@ pub(super) fn parse_command(line: &str) -> Result<Command, LineError> {
                 value: line[value_start..].trim().to_string(),
             }
         }
-        ("fb", "tex", "2d") => {
-            let units = w[3..]
-                .iter()
-                .map(|&u| count(u))
-                .collect::<Result<Vec<_>, _>>()?;
-            if units.is_empty() {
-                return Err(LineError::at(end, "expected at least one texture unit"));
+        ("fb", _, _) => parse_fb(&w[1..], end)?,
+        ("texture", "storage", _) => parse_texture_storage(&w[2..], end)?,
+        ("texture", "integer", _) => parse_texture_integer(&w[2..], end)?,
+        ("texture", "junk", "2DArray") => {
+            let v = take(&w[3..], 4, end, "values: UNIT (W, H, LAYERS)", count)?;
+            Command::TextureJunk2dArray {
+                unit: v[0],
+                width: v[1],
+                height: v[2],
+                layers: v[3],
             }
-            Command::FbTex2d { units }
         }
-        ("fb", "winsys", "") => Command::FbWinsys(FbTarget::Both),
-        ("fb", "draw", "winsys") if text(3).is_empty() => Command::FbWinsys(FbTarget::Draw),
-        ("fb", "read", "winsys") if text(3).is_empty() => Command::FbWinsys(FbTarget::Read),
+        ("image", "texture", _) => {
+            let v = take(&w[2..], 2, end, "values: UNIT FORMAT", Ok)?;
+            Command::ImageTexture {
+                unit: count(v[0])?,
+                format: v[1].text.to_string(),
+            }
+        }
+        ("ssbo", _, _) => match parse_ssbo(&w[1..], end)? {
+            Some(command) => command,
+            None => unsupported_or_unknown(line, &w)?,
+        },
+        ("compute", x, _) if x.starts_with(|c: char| c.is_ascii_digit()) => {
+            let v = take(&w[1..], 3, end, "work group counts (X Y Z)", count)?;
+            Command::Compute([v[0], v[1], v[2]])
+        }
+        ("memory", "barrier", bits) if !bits.is_empty() => Command::MemoryBarrier(bits.to_string()),
         ("blit", _, _) => parse_blit(&w[1..], end)?,
         ("atomic", "counter", "buffer") => {
             let v = take(&w[3..], 2, end, "BINDING COUNT", count)?;
@@ -208,6 +229,188 @@ fn starts_with_words(w: &[Word<'_>], name: &str) -> bool {
     name.split(' ')
         .enumerate()
         .all(|(n, part)| w.get(n).map(|x| x.text) == Some(part))
+}
+
+/// `[draw|read] tex 2d|tex slice|tex layered|ms|winsys ...` after `fb`.
+fn parse_fb(w: &[Word<'_>], end: usize) -> Result<Command, LineError> {
+    let (target, rest) = match w.first().map(|x| x.text) {
+        Some("draw") => (FbTarget::Draw, &w[1..]),
+        Some("read") => (FbTarget::Read, &w[1..]),
+        _ => (FbTarget::Both, w),
+    };
+    let text = |i: usize| rest.get(i).map_or("", |word| word.text);
+    let binding = match (text(0), text(1)) {
+        ("tex", "2d") => {
+            let units = rest[2..]
+                .iter()
+                .map(|&u| count(u))
+                .collect::<Result<Vec<_>, _>>()?;
+            if units.is_empty() {
+                return Err(LineError::at(end, "expected at least one texture unit"));
+            }
+            FbBinding::Tex2d(units)
+        }
+        ("tex", "slice") => {
+            let v = take(&rest[2..], 4, end, "values: TARGET UNIT LEVEL LAYER", Ok)?;
+            let numbers = v[1..]
+                .iter()
+                .map(|&x| count(x))
+                .collect::<Result<Vec<_>, _>>()?;
+            FbBinding::TexSlice {
+                target: texture_target(v[0])?,
+                unit: numbers[0],
+                level: numbers[1],
+                layer: numbers[2],
+            }
+        }
+        ("tex", "layered") => {
+            FbBinding::TexLayered(take(&rest[2..], 1, end, "a texture unit", count)?[0])
+        }
+        ("ms", _) => {
+            let v = take(&rest[1..], 4, end, "values: FORMAT W H SAMPLES", Ok)?;
+            FbBinding::Multisample {
+                format: v[0].text.to_string(),
+                width: count(v[1])?,
+                height: count(v[2])?,
+                samples: count(v[3])?,
+            }
+        }
+        ("winsys", "") => FbBinding::Winsys,
+        _ => {
+            return Err(LineError::at(
+                rest.first().map_or(end, |x| x.offset),
+                "expected 'tex 2d', 'tex slice', 'tex layered', 'ms' or 'winsys' after 'fb'",
+            ))
+        }
+    };
+    Ok(Command::Fb { target, binding })
+}
+
+/// A texture target name (`2D`, `2DArray`, `Cube`, ...).
+fn texture_target(word: Word<'_>) -> Result<TextureTarget, LineError> {
+    TextureTarget::from_name(word.text).ok_or_else(|| {
+        expected(
+            word,
+            "a texture target (1D, 2D, 3D, Rect, Cube, 1DArray, 2DArray, CubeArray)",
+        )
+    })
+}
+
+/// `UNIT TARGET FORMAT (LEVELS W [H [D]])` after `texture storage`.
+fn parse_texture_storage(w: &[Word<'_>], end: usize) -> Result<Command, LineError> {
+    let head = take(
+        w,
+        5,
+        end,
+        "values: UNIT TARGET FORMAT (LEVELS W [H [D]])",
+        Ok,
+    )?;
+    let numbers = w[3..]
+        .iter()
+        .take(4)
+        .map(|&x| count(x))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Command::TextureStorage(TextureStorage {
+        unit: count(head[0])?,
+        target: texture_target(head[1])?,
+        format: head[2].text.to_string(),
+        levels: numbers[0],
+        size: numbers[1..].to_vec(),
+    }))
+}
+
+/// `UNIT (W, H) (B, A) FORMAT` after `texture integer`.
+fn parse_texture_integer(w: &[Word<'_>], end: usize) -> Result<Command, LineError> {
+    let v = take(w, 6, end, "values: UNIT (W, H) (B, A) FORMAT", Ok)?;
+    let signed = |x: Word<'_>| int32(x);
+    Ok(Command::TextureInteger(TextureInteger {
+        unit: count(v[0])?,
+        width: count(v[1])?,
+        height: count(v[2])?,
+        b: signed(v[3])?,
+        a: signed(v[4])?,
+        format: v[5].text.to_string(),
+    }))
+}
+
+/// `BINDING SIZE` or `BINDING subdata float|int OFFSET VALUE` after `ssbo`; `None` for the
+/// other `subdata` types.
+fn parse_ssbo(w: &[Word<'_>], end: usize) -> Result<Option<Command>, LineError> {
+    let binding = count(
+        *w.first()
+            .ok_or_else(|| LineError::at(end, "expected a binding and a size, or 'subdata'"))?,
+    )?;
+    if w.get(1).map(|x| x.text) != Some("subdata") {
+        let size = take(&w[1..], 1, end, "size in bytes", count)?[0];
+        return Ok(Some(Command::Ssbo { binding, size }));
+    }
+    let v = take(&w[2..], 3, end, "values: TYPE OFFSET VALUE", Ok)?;
+    let value = match v[0].text {
+        "float" => Scalar::Float(float32(v[2])?),
+        "int" => Scalar::Int(i64::from(int(v[2])? as i32)),
+        _ => return Ok(None),
+    };
+    Ok(Some(Command::SsboSubdata {
+        binding,
+        offset: count(v[1])?,
+        value,
+    }))
+}
+
+/// `ssbo int|uint|float BINDING OFFSET OP VALUE`, `atomic counter INDEX OP VALUE` or
+/// `atomic counter buffer BINDING OFFSET OP VALUE` after `probe`; `None` for the 64-bit and
+/// double `probe ssbo` forms.
+fn parse_buffer_probe(w: &[Word<'_>], end: usize) -> Result<Option<BufferProbe>, LineError> {
+    let what = "values: [BINDING] OFFSET OP VALUE";
+    let (buffer, rest) = match (w[0].text, w.get(1).map(|x| x.text)) {
+        ("ssbo", Some(ty @ ("int" | "uint" | "float"))) => {
+            let v = take(&w[2..], 2, end, what, count)?;
+            let ty = match ty {
+                "int" => BufferValue::Int,
+                "uint" => BufferValue::Uint,
+                _ => BufferValue::Float,
+            };
+            let buffer = ProbedBuffer::Ssbo {
+                binding: v[0],
+                offset: v[1],
+                ty,
+            };
+            (buffer, &w[4..])
+        }
+        ("ssbo", _) => return Ok(None),
+        _ if w.get(2).map(|x| x.text) == Some("buffer") => {
+            let v = take(&w[3..], 2, end, what, count)?;
+            let buffer = ProbedBuffer::AtomicCounter {
+                binding: v[0],
+                offset: v[1],
+            };
+            (buffer, &w[5..])
+        }
+        _ => {
+            let index = take(&w[2..], 1, end, what, count)?[0];
+            let offset = index.checked_mul(4).ok_or_else(|| {
+                LineError::at(w[2].offset, format!("atomic counter {index} is too large"))
+            })?;
+            (ProbedBuffer::AtomicCounter { binding: 0, offset }, &w[3..])
+        }
+    };
+    let v = take(rest, 2, end, "a comparison and a value", Ok)?;
+    let expected = match buffer {
+        ProbedBuffer::Ssbo {
+            ty: BufferValue::Float,
+            ..
+        } => Scalar::Float(float32(v[1])?),
+        ProbedBuffer::Ssbo {
+            ty: BufferValue::Int,
+            ..
+        } => Scalar::Int(i64::from(int(v[1])? as i32)),
+        _ => Scalar::Uint(u64::from(uint(v[1])? as u32)),
+    };
+    Ok(Some(BufferProbe {
+        buffer,
+        op: comparison(v[0])?,
+        expected,
+    }))
 }
 
 /// `color|depth|stencil linear|nearest` after `blit`.

@@ -226,6 +226,17 @@ impl Require {
             .unwrap_or((250, 250))
     }
 
+    /// Whether the test asks for separate shader objects (`SSO ENABLED`): one separable
+    /// program per stage, in a program pipeline.
+    pub fn separate_shader_objects(&self) -> bool {
+        self.items.iter().any(|item| match &item.value {
+            Requirement::Other(text) => text
+                .split_whitespace()
+                .eq(["SSO", "ENABLED"].iter().copied()),
+            _ => false,
+        })
+    }
+
     /// Whether the test runs on OpenGL ES (it names `GL ES` or `GLSL ES` versions).
     pub fn is_es(&self) -> bool {
         self.items.iter().any(|item| {
@@ -437,6 +448,168 @@ pub enum FbTarget {
     Read,
 }
 
+/// A texture target as piglit names it (`parse_tex_target`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextureTarget {
+    /// `1D`
+    D1,
+    /// `2D`
+    D2,
+    /// `3D`
+    D3,
+    /// `Rect`
+    Rect,
+    /// `Cube`
+    Cube,
+    /// `1DArray`
+    D1Array,
+    /// `2DArray`
+    D2Array,
+    /// `CubeArray`
+    CubeArray,
+}
+
+impl TextureTarget {
+    /// The target piglit writes as `name`.
+    pub fn from_name(name: &str) -> Option<TextureTarget> {
+        Some(match name {
+            "1D" => TextureTarget::D1,
+            "2D" => TextureTarget::D2,
+            "3D" => TextureTarget::D3,
+            "Rect" => TextureTarget::Rect,
+            "Cube" => TextureTarget::Cube,
+            "1DArray" => TextureTarget::D1Array,
+            "2DArray" => TextureTarget::D2Array,
+            "CubeArray" => TextureTarget::CubeArray,
+            _ => return None,
+        })
+    }
+}
+
+/// What an `fb` command binds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FbBinding {
+    /// `tex 2d UNIT...`: the 2D textures of these units, one colour attachment each.
+    Tex2d(Vec<u32>),
+    /// `tex slice TARGET UNIT LEVEL LAYER`: one level and layer (or cube face) of a texture.
+    TexSlice {
+        /// The texture's target.
+        target: TextureTarget,
+        /// Texture unit.
+        unit: u32,
+        /// Mipmap level.
+        level: u32,
+        /// Layer, depth slice or cube face.
+        layer: u32,
+    },
+    /// `tex layered UNIT`: every layer of the unit's texture (layered rendering).
+    TexLayered(u32),
+    /// `ms FORMAT W H SAMPLES`: a new multisample colour renderbuffer.
+    Multisample {
+        /// Internal format name (`GL_RGBA8`).
+        format: String,
+        /// Width in pixels.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+        /// Sample count.
+        samples: u32,
+    },
+    /// `winsys`: the window framebuffer.
+    Winsys,
+}
+
+impl FbBinding {
+    /// The command's words, for messages: `tex 2d`, `ms`, `winsys`, ...
+    pub fn name(&self) -> &'static str {
+        match self {
+            FbBinding::Tex2d(_) => "tex 2d",
+            FbBinding::TexSlice { .. } => "tex slice",
+            FbBinding::TexLayered(_) => "tex layered",
+            FbBinding::Multisample { .. } => "ms",
+            FbBinding::Winsys => "winsys",
+        }
+    }
+}
+
+/// `texture storage UNIT TARGET FORMAT (LEVELS W [H [D]])`: immutable storage, no texels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextureStorage {
+    /// Texture unit.
+    pub unit: u32,
+    /// Target.
+    pub target: TextureTarget,
+    /// Internal format name (`GL_RGBA8I`).
+    pub format: String,
+    /// Mipmap levels.
+    pub levels: u32,
+    /// Width, then height and depth (or layers) when given: 1 to 3 values.
+    pub size: Vec<u32>,
+}
+
+/// `texture integer UNIT (W, H) (B, A) FORMAT`: piglit's integer texture, texel (x, y) made
+/// of x, y, `b` and `a` (`piglit_integer_texture`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextureInteger {
+    /// Texture unit.
+    pub unit: u32,
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// The `b` term.
+    pub b: i32,
+    /// The `a` term.
+    pub a: i32,
+    /// A 32-bit integer format name (`GL_R32I`, `GL_RGBA32I`).
+    pub format: String,
+}
+
+/// The type of a value `probe ssbo` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BufferValue {
+    /// `int`: a 32-bit signed integer.
+    Int,
+    /// `uint`: a 32-bit unsigned integer.
+    Uint,
+    /// `float`: a binary32 float.
+    Float,
+}
+
+/// The 32-bit value a buffer probe reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProbedBuffer {
+    /// `probe ssbo TYPE BINDING OFFSET ...`: the shader storage buffer made at `binding`.
+    Ssbo {
+        /// The `ssbo` command's binding.
+        binding: u32,
+        /// Byte offset.
+        offset: u32,
+        /// How the bytes are read.
+        ty: BufferValue,
+    },
+    /// `probe atomic counter INDEX ...` (binding 0, offset 4 * INDEX) or `probe atomic
+    /// counter buffer BINDING OFFSET ...`: an unsigned counter.
+    AtomicCounter {
+        /// The buffer's binding.
+        binding: u32,
+        /// Byte offset.
+        offset: u32,
+    },
+}
+
+/// A probe of a value in a buffer: `probe ssbo ...` or `probe atomic counter ...`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BufferProbe {
+    /// What to read.
+    pub buffer: ProbedBuffer,
+    /// How the observed value must compare with `expected` (as written; `!=` keeps piglit's
+    /// meaning, see the command loop).
+    pub op: Comparison,
+    /// The reference value (an integer or a float, by the buffer value's type).
+    pub expected: Scalar,
+}
+
 /// The buffer a `blit` copies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BlitBuffer {
@@ -507,13 +680,13 @@ pub enum Command {
         /// `nearest`, `linear`, `clamp_to_edge`, ...
         value: String,
     },
-    /// `fb tex 2d UNIT...`: render into the 2D textures of these units (one attachment each).
-    FbTex2d {
-        /// Texture units, in colour-attachment order.
-        units: Vec<u32>,
+    /// `fb [draw|read] BINDING`: bind a framebuffer for drawing, reading or both.
+    Fb {
+        /// Which bindings change.
+        target: FbTarget,
+        /// What gets bound.
+        binding: FbBinding,
     },
-    /// `fb [draw|read] winsys`: bind the window framebuffer for drawing, reading or both.
-    FbWinsys(FbTarget),
     /// `blit color|depth|stencil linear|nearest`: piglit's `glBlitFramebuffer` from the
     /// whole read framebuffer to the whole draw framebuffer.
     Blit {
@@ -541,6 +714,51 @@ pub enum Command {
     },
     /// `fbfetch barrier`: `glFramebufferFetchBarrierEXT`.
     FbfetchBarrier,
+    /// `texture storage UNIT TARGET FORMAT (LEVELS W [H [D]])`.
+    TextureStorage(TextureStorage),
+    /// `texture integer UNIT (W, H) (B, A) FORMAT`.
+    TextureInteger(TextureInteger),
+    /// `texture junk 2DArray UNIT (W, H, LAYERS)`: an RGBA 2D array texture with undefined
+    /// texels.
+    TextureJunk2dArray {
+        /// Texture unit.
+        unit: u32,
+        /// Width in texels.
+        width: u32,
+        /// Height in texels.
+        height: u32,
+        /// Layers.
+        layers: u32,
+    },
+    /// `image texture UNIT FORMAT`: the unit's texture (level 0) as image unit UNIT.
+    ImageTexture {
+        /// Texture and image unit.
+        unit: u32,
+        /// Image format name (`GL_R32I`).
+        format: String,
+    },
+    /// `ssbo BINDING SIZE`: a zeroed shader storage buffer of SIZE bytes at BINDING.
+    Ssbo {
+        /// Binding point.
+        binding: u32,
+        /// Size in bytes.
+        size: u32,
+    },
+    /// `ssbo BINDING subdata float|int OFFSET VALUE`: writes 4 bytes of that buffer.
+    SsboSubdata {
+        /// The buffer's binding.
+        binding: u32,
+        /// Byte offset.
+        offset: u32,
+        /// A float (stored as binary32) or an int (stored as 32 bits).
+        value: Scalar,
+    },
+    /// `compute X Y Z`: dispatches the compute shader, with full memory barriers around.
+    Compute([u32; 3]),
+    /// `memory barrier BITS`: `glMemoryBarrier` with the named bit (`GL_ALL_BARRIER_BITS`).
+    MemoryBarrier(String),
+    /// `probe ssbo ...` and `probe atomic counter ...`.
+    BufferProbe(BufferProbe),
     /// `link success`
     LinkSuccess,
     /// `link error`

@@ -5,9 +5,9 @@
 //! `SIZE W H`. Anything else (`depthbuffer`, `fbo`, `rlimit N`, `SPIRV YES`, `SSO ENABLED`, ...)
 //! is kept verbatim for the backend to judge.
 
-use super::model::{Api, Comparison, Requirement, Version};
+use super::model::{Api, Requirement, Version};
 use super::parse::LineError;
-use super::tokens::{count, expected, int, words, Word};
+use super::tokens::{comparison, count, expected, int, words, Word};
 
 /// Parses a non-empty, comment-free `[require]` line.
 pub(super) fn parse_requirement(line: &str) -> Result<Requirement, LineError> {
@@ -104,19 +104,6 @@ fn parse_version_number(word: Word<'_>) -> Result<Version, LineError> {
     }
 }
 
-/// Reads a comparison operator.
-fn comparison(word: Word<'_>) -> Result<Comparison, LineError> {
-    Ok(match word.text {
-        "<" => Comparison::Less,
-        "<=" => Comparison::LessEqual,
-        "=" | "==" => Comparison::Equal,
-        "!=" => Comparison::NotEqual,
-        ">=" => Comparison::GreaterEqual,
-        ">" => Comparison::Greater,
-        _ => return Err(expected(word, "a comparison (<, <=, ==, !=, >=, >)")),
-    })
-}
-
 /// Exactly `N` words, or an error saying what was expected.
 fn exactly<'a, const N: usize>(
     words: &[Word<'a>],
@@ -135,6 +122,7 @@ fn exactly<'a, const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shader_test::Comparison;
 
     #[test]
     fn gl_es_version_keeps_minor_as_written() {

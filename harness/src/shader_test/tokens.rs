@@ -6,6 +6,7 @@
 //! `(1, 2)` and `1 2` read the same. Like piglit's readers, a command takes the values it
 //! needs and ignores any that follow.
 
+use super::model::Comparison;
 use super::parse::LineError;
 
 /// A word of a line with its byte offset, for error columns.
@@ -168,4 +169,17 @@ pub(super) fn floats<const N: usize>(
         *slot = value as f32;
     }
     Ok(out)
+}
+
+/// Reads a comparison operator.
+pub(super) fn comparison(word: Word<'_>) -> Result<Comparison, LineError> {
+    Ok(match word.text {
+        "<" => Comparison::Less,
+        "<=" => Comparison::LessEqual,
+        "=" | "==" => Comparison::Equal,
+        "!=" => Comparison::NotEqual,
+        ">=" => Comparison::GreaterEqual,
+        ">" => Comparison::Greater,
+        _ => return Err(expected(word, "a comparison (<, <=, ==, !=, >=, >)")),
+    })
 }

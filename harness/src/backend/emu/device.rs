@@ -72,7 +72,7 @@ fn needed(test: &ShaderTest, width: u32, height: u32) -> Option<Vec<bool>> {
                     needed[row + r.x as usize..row + (r.x + r.w) as usize].fill(true);
                 }
             }
-            Command::FbTex2d { .. } | Command::Blit { .. } => return None,
+            Command::Fb { .. } | Command::Blit { .. } => return None,
             _ => {}
         }
     }

@@ -67,23 +67,86 @@ impl ContextInfo {
 pub struct ExtraFunctions {
     /// `glFramebufferFetchBarrierEXT` (`GL_EXT_shader_framebuffer_fetch_non_coherent`).
     pub framebuffer_fetch_barrier: Option<unsafe extern "system" fn()>,
+    /// Program pipelines (ES 3.1).
+    pub pipelines: Option<PipelineFunctions>,
+}
+
+/// The separate-shader-object entry points of ES 3.1: `glGenProgramPipelines`,
+/// `glDeleteProgramPipelines`, `glBindProgramPipeline`, `glUseProgramStages` and
+/// `glProgramParameteri`, with their C signatures.
+#[derive(Debug, Clone, Copy)]
+pub struct PipelineFunctions {
+    /// `void glGenProgramPipelines(GLsizei n, GLuint *pipelines)`
+    pub gen: unsafe extern "system" fn(i32, *mut u32),
+    /// `void glDeleteProgramPipelines(GLsizei n, const GLuint *pipelines)`
+    pub delete: unsafe extern "system" fn(i32, *const u32),
+    /// `void glBindProgramPipeline(GLuint pipeline)`
+    pub bind: unsafe extern "system" fn(u32),
+    /// `void glUseProgramStages(GLuint pipeline, GLbitfield stages, GLuint program)`
+    pub use_stages: unsafe extern "system" fn(u32, u32, u32),
+    /// `void glProgramParameteri(GLuint program, GLenum pname, GLint value)`
+    pub program_parameter: unsafe extern "system" fn(u32, u32, i32),
+}
+
+/// The address EGL gives for `name` as the function pointer type `$ty`, or `None`.
+macro_rules! entry_point {
+    ($display:expr, $name:expr, $ty:ty) => {{
+        let pointer = $display.get_proc_address($name);
+        // SAFETY: a non-null address EGL returns for this name is that entry point, and
+        // `$ty` is its C signature (each use names the signature beside it).
+        (!pointer.is_null())
+            .then(|| unsafe { std::mem::transmute::<*const std::ffi::c_void, $ty>(pointer) })
+    }};
 }
 
 impl ExtraFunctions {
     fn load(info: &ContextInfo, display: &Display) -> ExtraFunctions {
         let framebuffer_fetch_barrier = if info.has("GL_EXT_shader_framebuffer_fetch_non_coherent")
         {
-            let pointer = display.get_proc_address(c"glFramebufferFetchBarrierEXT");
-            // SAFETY: a non-null address EGL returns for this name is the entry point, whose
-            // C signature is `void glFramebufferFetchBarrierEXT(void)`.
-            (!pointer.is_null()).then(|| unsafe {
-                std::mem::transmute::<*const std::ffi::c_void, unsafe extern "system" fn()>(pointer)
-            })
+            entry_point!(
+                display,
+                c"glFramebufferFetchBarrierEXT",
+                unsafe extern "system" fn()
+            )
+        } else {
+            None
+        };
+        let pipelines = if info.es_at_least(3, 1) {
+            (|| {
+                Some(PipelineFunctions {
+                    gen: entry_point!(
+                        display,
+                        c"glGenProgramPipelines",
+                        unsafe extern "system" fn(i32, *mut u32)
+                    )?,
+                    delete: entry_point!(
+                        display,
+                        c"glDeleteProgramPipelines",
+                        unsafe extern "system" fn(i32, *const u32)
+                    )?,
+                    bind: entry_point!(
+                        display,
+                        c"glBindProgramPipeline",
+                        unsafe extern "system" fn(u32)
+                    )?,
+                    use_stages: entry_point!(
+                        display,
+                        c"glUseProgramStages",
+                        unsafe extern "system" fn(u32, u32, u32)
+                    )?,
+                    program_parameter: entry_point!(
+                        display,
+                        c"glProgramParameteri",
+                        unsafe extern "system" fn(u32, u32, i32)
+                    )?,
+                })
+            })()
         } else {
             None
         };
         ExtraFunctions {
             framebuffer_fetch_barrier,
+            pipelines,
         }
     }
 }

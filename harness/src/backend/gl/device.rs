@@ -16,7 +16,8 @@ use crate::backend::piglit::probe::Region;
 use crate::backend::piglit::{self as piglit};
 use crate::results::TestResult;
 use crate::shader_test::{
-    BlitBuffer, FbTarget, ShaderTest, TextureCheckerboard, TextureRgbw, UniformSet,
+    BlitBuffer, FbBinding, FbTarget, ProbedBuffer, ShaderTest, TextureCheckerboard, TextureInteger,
+    TextureRgbw, TextureStorage, UniformSet,
 };
 use glow::HasContext;
 use std::collections::BTreeMap;
@@ -44,13 +45,16 @@ struct GlDevice<'a> {
     info: &'a ContextInfo,
     extra: ExtraFunctions,
     window: Target,
-    /// The FBO of the last `fb tex 2d`; draws and reads use it unless `fb [draw|read]
-    /// winsys` moved one of them back to the window.
-    fb_texture: Option<Target>,
-    read_window: bool,
-    draw_window: bool,
+    /// Every FBO an `fb` command made, deleted when the test ends.
+    fbos: Vec<Target>,
+    /// The draw framebuffer: one of `fbos`, or the window (`None`).
+    draw: Option<usize>,
+    /// The read framebuffer: one of `fbos`, or the window (`None`).
+    read: Option<usize>,
     /// `atomic counter buffer` objects by binding point.
     atomic_buffers: BTreeMap<u32, glow::Buffer>,
+    /// `ssbo` objects by binding point.
+    storage_buffers: BTreeMap<u32, glow::Buffer>,
     program: Option<Linked>,
     vao: Option<glow::VertexArray>,
     vertex_buffer: Option<glow::Buffer>,
@@ -76,10 +80,11 @@ impl<'a> GlDevice<'a> {
             info,
             extra: *extra,
             window,
-            fb_texture: None,
-            read_window: false,
-            draw_window: false,
+            fbos: Vec::new(),
+            draw: None,
+            read: None,
             atomic_buffers: BTreeMap::new(),
+            storage_buffers: BTreeMap::new(),
             program: None,
             vao,
             vertex_buffer: None,
@@ -87,25 +92,92 @@ impl<'a> GlDevice<'a> {
         })
     }
 
-    /// The program when it linked.
-    fn linked(&self) -> Option<glow::Program> {
-        self.program.as_ref().filter(|p| p.ok).map(|p| p.program)
+    /// The program in use, when one linked (none with separate shader objects).
+    fn in_use(&self) -> Option<glow::Program> {
+        self.program
+            .as_ref()
+            .filter(|p| p.ok)
+            .and_then(|p| p.in_use)
     }
 
     /// The framebuffer probes and blits read from (piglit's read FBO).
     fn read_target(&self) -> &Target {
-        match &self.fb_texture {
-            Some(target) if !self.read_window => target,
-            _ => &self.window,
-        }
+        self.read
+            .and_then(|i| self.fbos.get(i))
+            .unwrap_or(&self.window)
     }
 
     /// The framebuffer draws and blits go to (piglit's draw FBO).
     fn draw_target(&self) -> &Target {
-        match &self.fb_texture {
-            Some(target) if !self.draw_window => target,
-            _ => &self.window,
-        }
+        self.draw
+            .and_then(|i| self.fbos.get(i))
+            .unwrap_or(&self.window)
+    }
+
+    /// The FBO an `fb` command binds to `binding`; `None` for the window.
+    fn framebuffer(&self, binding: u32, what: &FbBinding) -> Result<Option<Target>, Stop> {
+        let gl = self.gl;
+        let texture = |unit: u32| self.textures.need(unit, &format!("fb {}", what.name()));
+        Ok(Some(match what {
+            FbBinding::Winsys => {
+                // SAFETY: binding the window FBO, which lives until the test ends.
+                unsafe { gl.bind_framebuffer(binding, Some(self.window.framebuffer)) };
+                return Ok(None);
+            }
+            FbBinding::Tex2d(units) => {
+                let textures = units
+                    .iter()
+                    .map(|&unit| texture(unit))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Target::textures(gl, binding, &textures)?
+            }
+            FbBinding::TexSlice {
+                target,
+                unit,
+                level,
+                layer,
+            } => {
+                let texture = texture(*unit)?;
+                if textures::texture_target(*target)? != texture.target {
+                    return Err(Stop::fail(format!(
+                        "fb tex slice {target:?}: unit {unit} holds another kind of texture"
+                    )));
+                }
+                Target::slice(gl, binding, &texture, *level, *layer)?
+            }
+            FbBinding::TexLayered(unit) => Target::layered(gl, binding, &texture(*unit)?)?,
+            FbBinding::Multisample {
+                format,
+                width,
+                height,
+                samples,
+            } => Target::multisample(gl, binding, format, (*width, *height), *samples)?,
+        }))
+    }
+
+    /// The buffer a buffer probe reads, bound to its target, and that target.
+    fn probed_buffer(&self, buffer: &ProbedBuffer) -> Result<(u32, glow::Buffer, u32), Stop> {
+        let (target, buffers, binding, offset) = match *buffer {
+            ProbedBuffer::Ssbo {
+                binding, offset, ..
+            } => (
+                glow::SHADER_STORAGE_BUFFER,
+                &self.storage_buffers,
+                binding,
+                offset,
+            ),
+            ProbedBuffer::AtomicCounter { binding, offset } => (
+                glow::ATOMIC_COUNTER_BUFFER,
+                &self.atomic_buffers,
+                binding,
+                offset,
+            ),
+        };
+        let object = buffers
+            .get(&binding)
+            .copied()
+            .ok_or_else(|| Stop::fail(format!("no buffer was made at binding {binding}")))?;
+        Ok((target, object, offset))
     }
 
     /// Deletes every object the test made.
@@ -114,14 +186,13 @@ impl<'a> GlDevice<'a> {
         self.textures.delete_all(gl);
         // SAFETY: deleting objects this test created on the current context.
         unsafe {
-            if let Some(program) = self.program.take() {
-                gl.use_program(None);
-                gl.delete_program(program.program);
-            }
             if let Some(buffer) = self.vertex_buffer.take() {
                 gl.delete_buffer(buffer);
             }
-            for buffer in std::mem::take(&mut self.atomic_buffers).into_values() {
+            let buffers = std::mem::take(&mut self.atomic_buffers)
+                .into_values()
+                .chain(std::mem::take(&mut self.storage_buffers).into_values());
+            for buffer in buffers {
                 gl.delete_buffer(buffer);
             }
             gl.bind_vertex_array(None);
@@ -129,7 +200,10 @@ impl<'a> GlDevice<'a> {
                 gl.delete_vertex_array(vao);
             }
         }
-        if let Some(target) = self.fb_texture.take() {
+        if let Some(program) = self.program.take() {
+            program.delete(gl, &self.extra);
+        }
+        for target in std::mem::take(&mut self.fbos) {
             target.delete(gl);
         }
         self.window.delete(gl);
@@ -146,9 +220,10 @@ impl Device for GlDevice<'_> {
         test: &ShaderTest,
         logs: &mut BTreeMap<String, String>,
     ) -> Result<Program, Stop> {
-        self.program = program::build(self.gl, test, logs)?;
-        if let (Some(linked), Some(data)) = (self.linked(), &test.vertex_data) {
-            self.vertex_buffer = Some(draw::vertex_data(self.gl, linked, data)?);
+        self.program = program::build(self.gl, &self.extra, test, logs)?;
+        let attributes_from = self.program.as_ref().filter(|p| p.ok).map(Linked::vertex);
+        if let (Some(Some(program)), Some(data)) = (attributes_from, &test.vertex_data) {
+            self.vertex_buffer = Some(draw::vertex_data(self.gl, program, data)?);
         }
         Ok(match &self.program {
             None => Program::Missing,
@@ -189,14 +264,19 @@ impl Device for GlDevice<'_> {
     }
 
     fn set_uniform(&mut self, set: &UniformSet) -> Result<(), Stop> {
-        let program = self
-            .linked()
-            .ok_or_else(|| Stop::error("no linked program"))?;
+        // With separate shader objects no program is current, so piglit finds no location.
+        let program = self.in_use().ok_or_else(|| {
+            Stop::fail(format!("cannot get location of uniform \"{}\"", set.name))
+        })?;
         uniforms::set(self.gl, program, set)
     }
 
     fn read(&mut self, region: Region) -> Result<Readback, Stop> {
-        Ok(probe::read(self.gl, self.read_target(), region))
+        probe::read(self.gl, self.read_target(), region)
+    }
+
+    fn read_integers(&mut self, region: Region) -> Result<Vec<i64>, Stop> {
+        probe::read_integers(self.gl, self.read_target(), region)
     }
 
     fn texture_rgbw(&mut self, texture: &TextureRgbw) -> Result<(), Stop> {
@@ -219,38 +299,22 @@ impl Device for GlDevice<'_> {
         state::blend_func(self.gl, src, dst)
     }
 
-    fn fb_tex_2d(&mut self, units: &[u32]) -> Result<(), Stop> {
-        let gl = self.gl;
-        let textures = units
-            .iter()
-            .map(|&unit| {
-                self.textures
-                    .get(unit)
-                    .ok_or_else(|| Stop::fail(format!("no texture on unit {unit} for fb tex 2d")))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        if let Some(old) = self.fb_texture.take() {
-            old.delete(gl);
-        }
-        self.fb_texture = Some(Target::textures(gl, &textures)?);
-        self.read_window = false;
-        self.draw_window = false;
-        Ok(())
-    }
-
-    fn fb_winsys(&mut self, target: FbTarget) -> Result<(), Stop> {
+    fn fb(&mut self, target: FbTarget, what: &FbBinding) -> Result<(), Stop> {
         let binding = match target {
             FbTarget::Both => glow::FRAMEBUFFER,
             FbTarget::Draw => glow::DRAW_FRAMEBUFFER,
             FbTarget::Read => glow::READ_FRAMEBUFFER,
         };
-        // SAFETY: binding the window FBO, which lives until the test ends.
-        unsafe {
-            self.gl
-                .bind_framebuffer(binding, Some(self.window.framebuffer))
-        };
-        self.draw_window |= target != FbTarget::Read;
-        self.read_window |= target != FbTarget::Draw;
+        let index = self.framebuffer(binding, what)?.map(|fbo| {
+            self.fbos.push(fbo);
+            self.fbos.len() - 1
+        });
+        if target != FbTarget::Read {
+            self.draw = index;
+        }
+        if target != FbTarget::Draw {
+            self.read = index;
+        }
         Ok(())
     }
 
@@ -307,6 +371,105 @@ impl Device for GlDevice<'_> {
             gl.buffer_sub_data_u8_slice(glow::ATOMIC_COUNTER_BUFFER, offset, &value.to_ne_bytes());
         }
         Ok(())
+    }
+
+    fn texture_storage(&mut self, texture: &TextureStorage) -> Result<(), Stop> {
+        self.textures.storage(self.gl, texture)
+    }
+
+    fn texture_integer(&mut self, texture: &TextureInteger) -> Result<(), Stop> {
+        self.textures.integer(self.gl, texture)
+    }
+
+    fn texture_junk_2d_array(&mut self, unit: u32, size: [u32; 3]) -> Result<(), Stop> {
+        self.textures.junk_2d_array(self.gl, unit, size)
+    }
+
+    fn image_texture(&mut self, unit: u32, format: &str) -> Result<(), Stop> {
+        self.textures.image(self.gl, unit, format)
+    }
+
+    fn ssbo(&mut self, binding: u32, size: u32) -> Result<(), Stop> {
+        let gl = self.gl;
+        let zeros = vec![0u8; size as usize];
+        // SAFETY: a new buffer bound at `binding` and filled; deleted in `delete`.
+        unsafe {
+            let buffer = gl.create_buffer().map_err(Stop::error)?;
+            gl.bind_buffer_base(glow::SHADER_STORAGE_BUFFER, binding, Some(buffer));
+            gl.buffer_data_u8_slice(glow::SHADER_STORAGE_BUFFER, &zeros, glow::DYNAMIC_DRAW);
+            if let Some(old) = self.storage_buffers.insert(binding, buffer) {
+                gl.delete_buffer(old);
+            }
+        }
+        Ok(())
+    }
+
+    fn ssbo_subdata(&mut self, binding: u32, offset: u32, bytes: [u8; 4]) -> Result<(), Stop> {
+        let Some(&buffer) = self.storage_buffers.get(&binding) else {
+            return Err(Stop::fail(format!(
+                "ssbo subdata: no buffer at binding {binding} ('ssbo {binding} SIZE' makes one)"
+            )));
+        };
+        let offset = i32::try_from(offset)
+            .map_err(|_| Stop::fail(format!("ssbo subdata offset {offset} is too large")))?;
+        let gl = self.gl;
+        // SAFETY: writing 4 bytes of a buffer this test created, then an error query.
+        let error = unsafe {
+            gl.bind_buffer(glow::SHADER_STORAGE_BUFFER, Some(buffer));
+            gl.buffer_sub_data_u8_slice(glow::SHADER_STORAGE_BUFFER, offset, &bytes);
+            gl.get_error()
+        };
+        if error != glow::NO_ERROR {
+            return Err(Stop::fail(format!("glBufferSubData error 0x{error:x}")));
+        }
+        Ok(())
+    }
+
+    fn compute(&mut self, [x, y, z]: [u32; 3]) -> Result<(), Stop> {
+        let gl = self.gl;
+        // SAFETY: a dispatch of the program in use, between full barriers, as piglit does.
+        unsafe {
+            gl.memory_barrier(glow::ALL_BARRIER_BITS);
+            gl.dispatch_compute(x, y, z);
+            gl.memory_barrier(glow::ALL_BARRIER_BITS);
+        }
+        Ok(())
+    }
+
+    fn memory_barrier(&mut self, bits: &str) -> Result<(), Stop> {
+        let bits = state::barrier_bits(bits)
+            .ok_or_else(|| Stop::fail(format!("unknown memory barrier {bits}")))?;
+        // SAFETY: a barrier on the current context.
+        unsafe { self.gl.memory_barrier(bits) };
+        Ok(())
+    }
+
+    fn read_buffer(&mut self, buffer: &ProbedBuffer) -> Result<[u8; 4], Stop> {
+        let (target, object, offset) = self.probed_buffer(buffer)?;
+        let offset = i32::try_from(offset)
+            .map_err(|_| Stop::fail(format!("buffer offset {offset} is too large")))?;
+        let gl = self.gl;
+        // SAFETY: maps 4 bytes of a buffer this test created for reading, copies them while
+        // the mapping lives, and unmaps it. Piglit binds a probed SSBO to binding 0.
+        unsafe {
+            if target == glow::SHADER_STORAGE_BUFFER {
+                gl.bind_buffer_base(target, 0, Some(object));
+            } else {
+                gl.bind_buffer(target, Some(object));
+            }
+            let pointer = gl.map_buffer_range(target, offset, 4, glow::MAP_READ_BIT);
+            if pointer.is_null() {
+                while gl.get_error() != glow::NO_ERROR {}
+                return Err(Stop::fail(format!(
+                    "cannot map the buffer to read bytes {offset}..{}",
+                    offset + 4
+                )));
+            }
+            let mut bytes = [0u8; 4];
+            std::ptr::copy_nonoverlapping(pointer, bytes.as_mut_ptr(), 4);
+            gl.unmap_buffer(target);
+            Ok(bytes)
+        }
     }
 
     fn fbfetch_barrier(&mut self) -> Result<(), Stop> {

@@ -12,6 +12,7 @@
 mod context;
 mod device;
 mod draw;
+mod formats;
 mod probe;
 mod program;
 mod require;

@@ -1,4 +1,5 @@
-//! Fixed-function state commands: `enable`, `disable`, `blend func`.
+//! Fixed-function state commands: `enable`, `disable`, `blend func`, and the bits of
+//! `memory barrier`.
 //!
 //! Names are GL enum names as piglit writes them. Capabilities GL ES lacks (user clip
 //! planes without `GL_EXT_clip_cull_distance`, depth clamp without `GL_EXT_depth_clamp`,
@@ -96,6 +97,27 @@ fn blend_factor(name: &str) -> Option<u32> {
         "CONSTANT_ALPHA" => glow::CONSTANT_ALPHA,
         "ONE_MINUS_CONSTANT_ALPHA" => glow::ONE_MINUS_CONSTANT_ALPHA,
         "SRC_ALPHA_SATURATE" => glow::SRC_ALPHA_SATURATE,
+        _ => return None,
+    })
+}
+
+/// The `glMemoryBarrier` bits piglit names (`GL_SHADER_STORAGE_BARRIER_BIT`, ...).
+pub fn barrier_bits(name: &str) -> Option<u32> {
+    Some(match name {
+        "GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT" => glow::VERTEX_ATTRIB_ARRAY_BARRIER_BIT,
+        "GL_ELEMENT_ARRAY_BARRIER_BIT" => glow::ELEMENT_ARRAY_BARRIER_BIT,
+        "GL_UNIFORM_BARRIER_BIT" => glow::UNIFORM_BARRIER_BIT,
+        "GL_TEXTURE_FETCH_BARRIER_BIT" => glow::TEXTURE_FETCH_BARRIER_BIT,
+        "GL_SHADER_IMAGE_ACCESS_BARRIER_BIT" => glow::SHADER_IMAGE_ACCESS_BARRIER_BIT,
+        "GL_COMMAND_BARRIER_BIT" => glow::COMMAND_BARRIER_BIT,
+        "GL_PIXEL_BUFFER_BARRIER_BIT" => glow::PIXEL_BUFFER_BARRIER_BIT,
+        "GL_TEXTURE_UPDATE_BARRIER_BIT" => glow::TEXTURE_UPDATE_BARRIER_BIT,
+        "GL_BUFFER_UPDATE_BARRIER_BIT" => glow::BUFFER_UPDATE_BARRIER_BIT,
+        "GL_FRAMEBUFFER_BARRIER_BIT" => glow::FRAMEBUFFER_BARRIER_BIT,
+        "GL_TRANSFORM_FEEDBACK_BARRIER_BIT" => glow::TRANSFORM_FEEDBACK_BARRIER_BIT,
+        "GL_ATOMIC_COUNTER_BARRIER_BIT" => glow::ATOMIC_COUNTER_BARRIER_BIT,
+        "GL_SHADER_STORAGE_BARRIER_BIT" => glow::SHADER_STORAGE_BARRIER_BIT,
+        "GL_ALL_BARRIER_BITS" => glow::ALL_BARRIER_BITS,
         _ => return None,
     })
 }

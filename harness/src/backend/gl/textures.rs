@@ -1,23 +1,33 @@
-//! Piglit's generated textures (`texture rgbw`, `texture checkerboard`) and `texparameter`.
+//! Piglit's textures (`texture rgbw`, `checkerboard`, `storage`, `integer`, `junk`),
+//! `image texture` and `texparameter`.
 //!
-//! Texels come from `backend::piglit::textures` (8-bit RGBA, row 0 at t = 0); NEAREST
-//! filtering, clamped to edge, no mipmaps. Each unit holds the last texture a command made for it.
+//! Texels of the generated ones come from `backend::piglit::textures` (8-bit RGBA, row 0 at
+//! t = 0); NEAREST filtering, clamped to edge, no mipmaps. `texture storage` makes immutable
+//! storage of any target and colour format, without texels and with GL's default sampling.
+//! Each unit holds the last texture a command made for it.
 
+use super::formats::{self, Readout};
 use super::Stop;
 use crate::backend::piglit::textures as piglit;
-use crate::shader_test::{TextureCheckerboard, TextureRgbw};
+use crate::shader_test::{
+    TextureCheckerboard, TextureInteger, TextureRgbw, TextureStorage, TextureTarget,
+};
 use glow::{HasContext, PixelUnpackData};
 use std::collections::BTreeMap;
 
-/// A texture a command created, and its size (for `fb tex 2d`).
+/// A texture a command created, and what `fb` commands and probes need of it.
 #[derive(Debug, Clone, Copy)]
 pub struct Texture {
     /// The GL object.
     pub object: glow::Texture,
+    /// Its target (`GL_TEXTURE_2D`, `GL_TEXTURE_2D_ARRAY`, ...).
+    pub target: u32,
     /// Width of level 0 in texels.
     pub width: u32,
     /// Height of level 0 in texels.
     pub height: u32,
+    /// How a framebuffer of its format reads back.
+    pub readout: Readout,
 }
 
 /// The textures a test created, by unit.
@@ -30,6 +40,12 @@ impl Textures {
     /// The texture last created for `unit`.
     pub fn get(&self, unit: u32) -> Option<Texture> {
         self.units.get(&unit).copied()
+    }
+
+    /// The texture last created for `unit`, or a failure naming the command that needs it.
+    pub fn need(&self, unit: u32, command: &str) -> Result<Texture, Stop> {
+        self.get(unit)
+            .ok_or_else(|| Stop::fail(format!("no texture on unit {unit} for {command}")))
     }
 
     /// `texture rgbw UNIT (w, h) [FORMAT]`.
@@ -46,9 +62,9 @@ impl Textures {
         };
         let (w, h) = checked_size(gl, command.width, command.height)?;
         let texels = piglit::rgbw(w, h);
-        let texture = self.create(gl, command.unit, command.width, command.height)?;
+        let texture = self.create(gl, command.unit, glow::TEXTURE_2D, true)?;
         upload(gl, format, 0, command.width, command.height, &texels);
-        self.units.insert(command.unit, texture);
+        self.keep(command.unit, texture, [command.width, command.height]);
         Ok(())
     }
 
@@ -62,7 +78,7 @@ impl Textures {
         let level = i32::try_from(command.level)
             .map_err(|_| Stop::fail(format!("bad texture level {}", command.level)))?;
         let texels = piglit::checkerboard(command);
-        let texture = self.create(gl, command.unit, command.width, command.height)?;
+        let texture = self.create(gl, command.unit, glow::TEXTURE_2D, true)?;
         upload(
             gl,
             glow::RGBA,
@@ -71,17 +87,159 @@ impl Textures {
             command.height,
             &texels,
         );
-        self.units.insert(command.unit, texture);
+        self.keep(command.unit, texture, [command.width, command.height]);
         Ok(())
     }
 
-    /// Creates a texture on `unit` with piglit's sampling defaults, replacing the old one.
+    /// `texture storage UNIT TARGET FORMAT (LEVELS W [H [D]])`: `glTexStorage1D/2D/3D` by
+    /// the number of sizes given, as piglit does.
+    pub fn storage(&mut self, gl: &glow::Context, command: &TextureStorage) -> Result<(), Stop> {
+        let target = texture_target(command.target)?;
+        let format = formats::known(&command.format)?;
+        let levels = i32::try_from(command.levels).map_err(|_| Stop::fail("too many levels"))?;
+        let size = command
+            .size
+            .iter()
+            .map(|&v| i32::try_from(v).map_err(|_| Stop::fail(format!("bad texture size {v}"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        if size.len() < 2 {
+            return Err(Stop::skip("one-dimensional textures need desktop GL"));
+        }
+        let mut texture = self.create(gl, command.unit, target, false)?;
+        texture.readout = format.readout;
+        // SAFETY: immutable storage for the texture bound to `target` on the active unit,
+        // then an error query.
+        let error = unsafe {
+            while gl.get_error() != glow::NO_ERROR {}
+            match size.as_slice() {
+                [w, h, d, ..] => gl.tex_storage_3d(target, levels, format.internal, *w, *h, *d),
+                [w, h, ..] => gl.tex_storage_2d(target, levels, format.internal, *w, *h),
+                _ => {}
+            }
+            gl.get_error()
+        };
+        // Keep the texture even when storage failed, so the test's end deletes it.
+        self.keep(command.unit, texture, [command.size[0], command.size[1]]);
+        if error != glow::NO_ERROR {
+            return Err(Stop::fail(format!("glTexStorage error 0x{error:x}")));
+        }
+        Ok(())
+    }
+
+    /// `texture integer UNIT (W, H) (B, A) FORMAT`: piglit's `piglit_integer_texture`, a 32-bit
+    /// integer texture whose texel (x, y) holds x, y, b, a (with fewer channels: x + y * b + a
+    /// for one, x + b and y + a for two, x, y, b + a for three). NEAREST, clamped to edge.
+    pub fn integer(&mut self, gl: &glow::Context, command: &TextureInteger) -> Result<(), Stop> {
+        let (internal, format, channels) = match command.format.as_str() {
+            "GL_R32I" => (glow::R32I, glow::RED_INTEGER, 1),
+            "GL_RG32I" => (glow::RG32I, glow::RG_INTEGER, 2),
+            "GL_RGB32I" => (glow::RGB32I, glow::RGB_INTEGER, 3),
+            "GL_RGBA32I" => (glow::RGBA32I, glow::RGBA_INTEGER, 4),
+            other => {
+                return Err(Stop::fail(format!(
+                    "texture integer takes a 32-bit integer format, not {other}"
+                )))
+            }
+        };
+        let (w, h) = checked_size(gl, command.width, command.height)?;
+        let (b, a) = (command.b, command.a);
+        let mut texels: Vec<i32> = Vec::with_capacity(w * h * channels);
+        for y in 0..h as i32 {
+            for x in 0..w as i32 {
+                let texel: &[i32] = match channels {
+                    1 => &[x.wrapping_add(y.wrapping_mul(b)).wrapping_add(a)],
+                    2 => &[x.wrapping_add(b), y.wrapping_add(a)],
+                    3 => &[x, y, b.wrapping_add(a)],
+                    _ => &[x, y, b, a],
+                };
+                texels.extend_from_slice(texel);
+            }
+        }
+        let bytes: Vec<u8> = texels.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        let mut texture = self.create(gl, command.unit, glow::TEXTURE_2D, true)?;
+        texture.readout = Readout::Int;
+        let (wi, hi) = (w as i32, h as i32);
+        // SAFETY: storage of w x h texels, then exactly w * h texels of `channels` ints.
+        unsafe {
+            gl.tex_storage_2d(glow::TEXTURE_2D, 1, internal, wi, hi);
+            gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
+            gl.tex_sub_image_2d(
+                glow::TEXTURE_2D,
+                0,
+                0,
+                0,
+                wi,
+                hi,
+                format,
+                glow::INT,
+                PixelUnpackData::Slice(Some(&bytes)),
+            );
+        }
+        self.keep(command.unit, texture, [command.width, command.height]);
+        Ok(())
+    }
+
+    /// `texture junk 2DArray UNIT (W, H, LAYERS)`: RGBA8 layers with undefined texels.
+    pub fn junk_2d_array(
+        &mut self,
+        gl: &glow::Context,
+        unit: u32,
+        [width, height, layers]: [u32; 3],
+    ) -> Result<(), Stop> {
+        checked_size(gl, width, height)?;
+        let depth = i32::try_from(layers).map_err(|_| Stop::fail("too many layers"))?;
+        let texture = self.create(gl, unit, glow::TEXTURE_2D_ARRAY, false)?;
+        // SAFETY: storage without data for the array bound on the active unit.
+        unsafe {
+            gl.tex_image_3d(
+                glow::TEXTURE_2D_ARRAY,
+                0,
+                glow::RGBA as i32,
+                width as i32,
+                height as i32,
+                depth,
+                0,
+                glow::RGBA,
+                glow::UNSIGNED_BYTE,
+                PixelUnpackData::Slice(None),
+            );
+        }
+        self.keep(unit, texture, [width, height]);
+        Ok(())
+    }
+
+    /// `image texture UNIT FORMAT`: level 0 of the unit's texture as image unit UNIT,
+    /// read-write.
+    pub fn image(&self, gl: &glow::Context, unit: u32, format: &str) -> Result<(), Stop> {
+        let texture = self.need(unit, "image texture")?;
+        let format = formats::known(format)?;
+        // SAFETY: binding a texture of this context to an image unit, then an error query.
+        let error = unsafe {
+            gl.bind_image_texture(
+                unit,
+                Some(texture.object),
+                0,
+                false,
+                0,
+                glow::READ_WRITE,
+                format.internal,
+            );
+            gl.get_error()
+        };
+        if error != glow::NO_ERROR {
+            return Err(Stop::fail(format!("glBindImageTexture error 0x{error:x}")));
+        }
+        Ok(())
+    }
+
+    /// Creates a texture bound to `target` on `unit` (the active unit after), with piglit's
+    /// NEAREST, clamp-to-edge sampling when `piglit_defaults`.
     fn create(
         &mut self,
         gl: &glow::Context,
         unit: u32,
-        width: u32,
-        height: u32,
+        target: u32,
+        piglit_defaults: bool,
     ) -> Result<Texture, Stop> {
         // SAFETY: plain queries and object creation on the current context.
         unsafe {
@@ -94,21 +252,35 @@ impl Textures {
             }
             let object = gl.create_texture().map_err(Stop::error)?;
             gl.active_texture(glow::TEXTURE0 + unit);
-            gl.bind_texture(glow::TEXTURE_2D, Some(object));
-            for (parameter, value) in [
-                (glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE),
-                (glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE),
-                (glow::TEXTURE_MIN_FILTER, glow::NEAREST),
-                (glow::TEXTURE_MAG_FILTER, glow::NEAREST),
-            ] {
-                gl.tex_parameter_i32(glow::TEXTURE_2D, parameter, value as i32);
+            gl.bind_texture(target, Some(object));
+            if piglit_defaults {
+                for (parameter, value) in [
+                    (glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE),
+                    (glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE),
+                    (glow::TEXTURE_MIN_FILTER, glow::NEAREST),
+                    (glow::TEXTURE_MAG_FILTER, glow::NEAREST),
+                ] {
+                    gl.tex_parameter_i32(target, parameter, value as i32);
+                }
             }
             Ok(Texture {
                 object,
-                width,
-                height,
+                target,
+                width: 0,
+                height: 0,
+                readout: Readout::Unorm,
             })
         }
+    }
+
+    /// Records `texture` as `unit`'s, with its level-0 size.
+    fn keep(&mut self, unit: u32, texture: Texture, [width, height]: [u32; 2]) {
+        let texture = Texture {
+            width,
+            height,
+            ..texture
+        };
+        self.units.insert(unit, texture);
     }
 
     /// Deletes every texture the test created.
@@ -118,6 +290,22 @@ impl Textures {
             unsafe { gl.delete_texture(texture.object) };
         }
     }
+}
+
+/// The GL enum of a texture target GL ES has.
+pub fn texture_target(target: TextureTarget) -> Result<u32, Stop> {
+    Ok(match target {
+        TextureTarget::D2 => glow::TEXTURE_2D,
+        TextureTarget::D3 => glow::TEXTURE_3D,
+        TextureTarget::Cube => glow::TEXTURE_CUBE_MAP,
+        TextureTarget::D2Array => glow::TEXTURE_2D_ARRAY,
+        TextureTarget::CubeArray => glow::TEXTURE_CUBE_MAP_ARRAY,
+        TextureTarget::D1 | TextureTarget::D1Array | TextureTarget::Rect => {
+            return Err(Stop::skip(format!(
+                "texture target {target:?} needs desktop GL"
+            )))
+        }
+    })
 }
 
 fn checked_size(gl: &glow::Context, width: u32, height: u32) -> Result<(usize, usize), Stop> {

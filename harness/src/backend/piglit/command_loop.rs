@@ -8,14 +8,18 @@
 //!   ("Failed to link"), and a uniform without a program ends it;
 //! - a program that does not link fails the test at the end unless it says `link error`,
 //!   and `link error` on a program that linked ends it;
-//! - `tolerance` sets the first 1 to 4 channel tolerances of the probes after it.
+//! - `tolerance` sets the first 1 to 4 channel tolerances of the probes after it;
+//! - buffer probes (`probe ssbo`, `probe atomic counter`) fail the test like colour probes
+//!   but record no pixel; `compute` needs a linked program like a draw.
 
 use super::device::{ArraysDraw, Device, Primitive, Program, RectDraw};
 use super::draw;
-use super::probe::{failure_reason, judge, region, DEFAULT_TOLERANCE};
+use super::probe::{
+    buffer_holds, failure_reason, judge, judge_integers, region, DEFAULT_TOLERANCE,
+};
 use crate::backend::Stop;
 use crate::results::{ProbeResult, Status, TestResult};
-use crate::shader_test::{Command, Probe, RectMode, ShaderTest};
+use crate::shader_test::{Command, Probe, RectMode, Scalar, ShaderTest};
 use std::collections::BTreeMap;
 
 /// Runs `test`'s commands on `device` (the test's requirements already checked) and reports
@@ -160,8 +164,7 @@ impl Loop {
                 parameter,
                 value,
             } => device.tex_parameter(target, parameter, value)?,
-            Command::FbTex2d { units } => device.fb_tex_2d(units)?,
-            Command::FbWinsys(target) => device.fb_winsys(*target)?,
+            Command::Fb { target, binding } => device.fb(*target, binding)?,
             Command::Blit { buffer, linear } => device.blit(*buffer, *linear)?,
             Command::AtomicCounterBuffer { binding, count } => {
                 device.atomic_counter_buffer(*binding, *count)?
@@ -172,6 +175,33 @@ impl Loop {
                 value,
             } => device.atomic_counter(*binding, *index, *value)?,
             Command::FbfetchBarrier => device.fbfetch_barrier()?,
+            Command::TextureStorage(texture) => device.texture_storage(texture)?,
+            Command::TextureInteger(texture) => device.texture_integer(texture)?,
+            Command::TextureJunk2dArray {
+                unit,
+                width,
+                height,
+                layers,
+            } => device.texture_junk_2d_array(*unit, [*width, *height, *layers])?,
+            Command::ImageTexture { unit, format } => device.image_texture(*unit, format)?,
+            Command::Ssbo { binding, size } => device.ssbo(*binding, *size)?,
+            Command::SsboSubdata {
+                binding,
+                offset,
+                value,
+            } => device.ssbo_subdata(*binding, *offset, scalar_bytes(*value))?,
+            Command::Compute(groups) => {
+                if self.program_in_use() {
+                    device.compute(*groups)?;
+                }
+            }
+            Command::MemoryBarrier(bits) => device.memory_barrier(bits)?,
+            Command::BufferProbe(probe) => {
+                let bytes = device.read_buffer(&probe.buffer)?;
+                if let Err(why) = buffer_holds(probe, bytes) {
+                    self.fail(format!("probe at line {line} failed: {why}"));
+                }
+            }
             Command::LinkSuccess => {
                 self.program_in_use();
             }
@@ -200,20 +230,21 @@ impl Loop {
         probe: &Probe,
         line: usize,
     ) -> Result<(), Stop> {
-        if probe.integer {
-            return Err(device.cannot("integer probes"));
-        }
         let (width, height) = device.read_size();
         let r = region(probe, width, height).map_err(Stop::fail)?;
-        let pixels = device.read(r)?;
-        let result = judge(
-            probe,
-            line,
-            &self.tolerance,
-            r,
-            &pixels.values,
-            pixels.exact,
-        );
+        let result = if probe.integer {
+            judge_integers(probe, line, r, &device.read_integers(r)?)
+        } else {
+            let pixels = device.read(r)?;
+            judge(
+                probe,
+                line,
+                &self.tolerance,
+                r,
+                &pixels.values,
+                pixels.exact,
+            )
+        };
         device.probed(&result);
         if !result.pass {
             let reason = failure_reason(&result);
@@ -248,6 +279,15 @@ impl Loop {
             probes: self.probes,
             logs,
         }
+    }
+}
+
+/// The 4 bytes `ssbo ... subdata` writes: a binary32 float or a 32-bit integer.
+fn scalar_bytes(value: Scalar) -> [u8; 4] {
+    match value {
+        Scalar::Float(f) => (f as f32).to_ne_bytes(),
+        Scalar::Int(i) => (i as i32).to_ne_bytes(),
+        Scalar::Uint(u) => (u as u32).to_ne_bytes(),
     }
 }
 
@@ -401,24 +441,22 @@ mod tests {
     #[test]
     fn a_command_run_nowhere_skips_before_the_device_starts() {
         let mut device = Solid::new(Program::Linked);
-        let result = run_on(&mut device, "draw rect -1 -1 2 2\ncompute 1 1 1\n");
+        let result = run_on(&mut device, "draw rect -1 -1 2 2\northo\n");
         assert_eq!(result.status, Status::Skip);
-        assert_eq!(
-            result.reason.as_deref(),
-            Some("unsupported command: compute")
-        );
+        assert_eq!(result.reason.as_deref(), Some("unsupported command: ortho"));
         assert!(device.done.is_empty());
     }
 
     #[test]
     fn a_command_the_device_lacks_skips_with_the_devices_name() {
         let mut device = Solid::new(Program::Linked);
-        let result = run_on(&mut device, "fb winsys\n");
+        let result = run_on(&mut device, "draw rect -1 -1 2 2\nfb winsys\n");
         assert_eq!(result.status, Status::Skip);
         assert_eq!(
             result.reason.as_deref(),
             Some("the solid device does not run fb winsys")
         );
+        assert_eq!(device.done, ["start", "draw"]);
     }
 
     #[test]

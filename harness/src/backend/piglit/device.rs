@@ -13,7 +13,8 @@ use super::probe::Region;
 use crate::backend::Stop;
 use crate::results::ProbeResult;
 use crate::shader_test::{
-    BlitBuffer, FbTarget, ShaderTest, TextureCheckerboard, TextureRgbw, UniformSet,
+    BlitBuffer, FbBinding, FbTarget, ProbedBuffer, ShaderTest, TextureCheckerboard, TextureInteger,
+    TextureRgbw, TextureStorage, UniformSet,
 };
 use std::collections::BTreeMap;
 
@@ -177,14 +178,10 @@ pub trait Device {
     /// `blend func SRC DST`.
     fn blend_func(&mut self, src: &str, dst: &str) -> Result<(), Stop>;
 
-    /// `fb tex 2d UNIT...`: draw into and read from these units' 2D textures.
-    fn fb_tex_2d(&mut self, _units: &[u32]) -> Result<(), Stop> {
-        Err(self.cannot("fb tex 2d"))
-    }
-
-    /// `fb [draw|read] winsys`: bind the window framebuffer back.
-    fn fb_winsys(&mut self, _target: FbTarget) -> Result<(), Stop> {
-        Err(self.cannot("fb winsys"))
+    /// `fb [draw|read] ...`: binds a new framebuffer (or the window) for drawing, reading
+    /// or both; probes then read the read framebuffer.
+    fn fb(&mut self, _target: FbTarget, binding: &FbBinding) -> Result<(), Stop> {
+        Err(self.cannot(&format!("fb {}", binding.name())))
     }
 
     /// `blit BUFFER FILTER`: the whole read framebuffer onto the whole draw framebuffer.
@@ -205,5 +202,55 @@ pub trait Device {
     /// `fbfetch barrier`.
     fn fbfetch_barrier(&mut self) -> Result<(), Stop> {
         Err(self.cannot("fbfetch barrier"))
+    }
+
+    /// Reads the RGBA pixels of `region` of an integer read framebuffer.
+    fn read_integers(&mut self, _region: Region) -> Result<Vec<i64>, Stop> {
+        Err(self.cannot("integer probes"))
+    }
+
+    /// `texture storage ...`: immutable storage without texels.
+    fn texture_storage(&mut self, _texture: &TextureStorage) -> Result<(), Stop> {
+        Err(self.cannot("texture storage"))
+    }
+
+    /// `texture integer ...`: piglit's integer texture.
+    fn texture_integer(&mut self, _texture: &TextureInteger) -> Result<(), Stop> {
+        Err(self.cannot("texture integer"))
+    }
+
+    /// `texture junk 2DArray UNIT (W, H, LAYERS)`: a 2D array texture of undefined texels.
+    fn texture_junk_2d_array(&mut self, _unit: u32, _size: [u32; 3]) -> Result<(), Stop> {
+        Err(self.cannot("texture junk"))
+    }
+
+    /// `image texture UNIT FORMAT`.
+    fn image_texture(&mut self, _unit: u32, _format: &str) -> Result<(), Stop> {
+        Err(self.cannot("image texture"))
+    }
+
+    /// `ssbo BINDING SIZE`: a zeroed shader storage buffer.
+    fn ssbo(&mut self, _binding: u32, _size: u32) -> Result<(), Stop> {
+        Err(self.cannot("ssbo"))
+    }
+
+    /// `ssbo BINDING subdata TYPE OFFSET VALUE`: the value's 4 bytes into the buffer.
+    fn ssbo_subdata(&mut self, _binding: u32, _offset: u32, _bytes: [u8; 4]) -> Result<(), Stop> {
+        Err(self.cannot("ssbo"))
+    }
+
+    /// `compute X Y Z` with the linked program, between full memory barriers.
+    fn compute(&mut self, _groups: [u32; 3]) -> Result<(), Stop> {
+        Err(self.cannot("compute shaders"))
+    }
+
+    /// `memory barrier BITS`.
+    fn memory_barrier(&mut self, _bits: &str) -> Result<(), Stop> {
+        Err(self.cannot("memory barrier"))
+    }
+
+    /// The 4 bytes a buffer probe reads (native byte order).
+    fn read_buffer(&mut self, _buffer: &ProbedBuffer) -> Result<[u8; 4], Stop> {
+        Err(self.cannot("buffer probes"))
     }
 }

@@ -1,5 +1,6 @@
 //! Probes as piglit judges them: the region a probe reads (piglit's float-to-int truncation),
-//! the 8-bit view of a float, and the pass/fail verdict with per-channel tolerance.
+//! the 8-bit view of a float, the pass/fail verdict with per-channel tolerance, integer
+//! probes (exact) and buffer probes (a comparison).
 //!
 //! Piglit on GL ES reads `GL_UNSIGNED_BYTE`, turns each byte into `b / 255.0f` and fails a
 //! pixel when `|observed - expected| > tolerance` for any probed channel (all in `float`),
@@ -8,7 +9,9 @@
 //! of `x * 255`. Rect and `all` probes report the first failing pixel, else the first pixel.
 
 use crate::results::ProbeResult;
-use crate::shader_test::{Probe, ProbeRegion};
+use crate::shader_test::{
+    BufferProbe, BufferValue, Comparison, Probe, ProbeRegion, ProbedBuffer, Scalar,
+};
 
 /// Piglit's default per-channel tolerance.
 pub const DEFAULT_TOLERANCE: [f64; 4] = [0.01; 4];
@@ -120,6 +123,112 @@ pub fn judge(
         observed,
         pass: failing.is_none(),
         channels: Vec::new(),
+    }
+}
+
+/// Judges the RGBA integer `pixels` of an integer framebuffer (`probe ... rgba int`):
+/// every probed channel must equal the expected value exactly, as in piglit's
+/// `piglit_probe_rect_rgba_int`. The result records the integers as floats (exact below
+/// 2^24), their 32-bit two's complement bits, and the integers again as the judged view.
+pub fn judge_integers(probe: &Probe, line: usize, region: Region, pixels: &[i64]) -> ProbeResult {
+    let channels = usize::from(probe.channels).clamp(1, 4);
+    let fails = |p: &[i64]| {
+        p.iter()
+            .zip(&probe.expected)
+            .take(channels)
+            .any(|(&o, &e)| o as f64 != e)
+    };
+    let failing = pixels.chunks_exact(4).position(fails);
+    let index = failing.unwrap_or(0);
+    let pixel = pixels.chunks_exact(4).nth(index).unwrap_or(&[0; 4]);
+    let observed: Vec<i64> = pixel.iter().take(channels).copied().collect();
+    let w = region.w.max(1) as usize;
+    ProbeResult {
+        line,
+        pixel: [region.x + (index % w) as u32, region.y + (index / w) as u32],
+        expected: probe.expected.iter().take(channels).copied().collect(),
+        tolerance: vec![0.0; channels],
+        observed_bits: observed
+            .iter()
+            .map(|&v| format!("0x{:08x}", v as u32))
+            .collect(),
+        observed_unorm8: observed.iter().map(|&v| v as f64).collect(),
+        observed: observed.iter().map(|&v| v as f32).collect(),
+        pass: failing.is_none(),
+        channels: Vec::new(),
+    }
+}
+
+/// Whether a buffer probe holds for the 4 `bytes` read, or why not. Comparisons are
+/// piglit's (`parse_comparison_op`), which reads `!=` as `>`: observed greater than expected.
+pub fn buffer_holds(probe: &BufferProbe, bytes: [u8; 4]) -> Result<(), String> {
+    let (observed, expected, holds) = match (probe.buffer, probe.expected) {
+        (
+            ProbedBuffer::Ssbo {
+                ty: BufferValue::Float,
+                ..
+            },
+            Scalar::Float(e),
+        ) => {
+            let o = f32::from_ne_bytes(bytes);
+            (o.to_string(), e.to_string(), compare(probe.op, o, e as f32))
+        }
+        (
+            ProbedBuffer::Ssbo {
+                ty: BufferValue::Int,
+                ..
+            },
+            Scalar::Int(e),
+        ) => {
+            let o = i32::from_ne_bytes(bytes);
+            (o.to_string(), e.to_string(), compare(probe.op, o, e as i32))
+        }
+        (_, Scalar::Uint(e)) => {
+            let o = u32::from_ne_bytes(bytes);
+            (o.to_string(), e.to_string(), compare(probe.op, o, e as u32))
+        }
+        (_, e) => {
+            return Err(format!(
+                "expected value {e:?} does not fit {:?}",
+                probe.buffer
+            ))
+        }
+    };
+    if holds {
+        return Ok(());
+    }
+    let what = match probe.buffer {
+        ProbedBuffer::Ssbo {
+            binding, offset, ..
+        } => {
+            format!("ssbo {binding} at byte {offset}")
+        }
+        ProbedBuffer::AtomicCounter { binding, offset } => {
+            format!("atomic counter at binding {binding}, byte {offset}")
+        }
+    };
+    Err(format!(
+        "{what} is {observed}, expected {} {expected}",
+        op_text(probe.op)
+    ))
+}
+
+/// `observed OP expected` as piglit compares (`!=` meaning `>`).
+fn compare<T: PartialOrd>(op: Comparison, observed: T, expected: T) -> bool {
+    match op {
+        Comparison::NotEqual => observed > expected,
+        other => other.holds(observed, expected),
+    }
+}
+
+fn op_text(op: Comparison) -> &'static str {
+    match op {
+        Comparison::Less => "<",
+        Comparison::LessEqual => "<=",
+        Comparison::Equal => "==",
+        Comparison::NotEqual => "!= (piglit: >)",
+        Comparison::GreaterEqual => ">=",
+        Comparison::Greater => ">",
     }
 }
 
