@@ -72,6 +72,10 @@ enum Commands {
         /// An earlier results.json: report regressions against it and exit 1 on any.
         #[arg(long)]
         baseline: Option<PathBuf>,
+        /// Keep each test's final window framebuffer as exact floats in
+        /// RESULTS/framebuffers/<test name>.rgba32f (see README).
+        #[arg(long)]
+        framebuffers: bool,
     },
     /// Check that mediump tests can prove lowering: discriminating probes, nothing foldable,
     /// expected values that match a prediction.
@@ -103,6 +107,9 @@ enum Commands {
         /// The emulator's arithmetic.
         #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
         emu_mode: Mode,
+        /// Where to write each test's final window framebuffer.
+        #[arg(long)]
+        framebuffers: Option<PathBuf>,
     },
 }
 
@@ -123,6 +130,7 @@ fn main() -> ExitCode {
             expectations,
             skip_renderer_check,
             baseline,
+            framebuffers,
         } => {
             let checks = match RunChecks::load(expectations, baseline) {
                 Ok(checks) => checks,
@@ -139,6 +147,7 @@ fn main() -> ExitCode {
                 backend_options: BackendOptions {
                     gl_device,
                     emu_mode,
+                    framebuffers: framebuffers.then(|| results.join("framebuffers")),
                 },
                 results_dir: results,
                 include,
@@ -172,10 +181,12 @@ fn main() -> ExitCode {
             backend,
             gl_device,
             emu_mode,
+            framebuffers,
         } => {
             let options = BackendOptions {
                 gl_device,
                 emu_mode,
+                framebuffers,
             };
             let code = worker_main(backend, &options);
             ExitCode::from(code as u8)

@@ -117,6 +117,22 @@ pub struct TestResult {
     /// Compile and link logs, by shader stage or `link`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub logs: BTreeMap<String, String>,
+    /// The final window framebuffer, when the run kept it (`halfcheck run --framebuffers`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub framebuffer: Option<FramebufferFile>,
+}
+
+/// A test's final window framebuffer kept as a file: raw little-endian binary32, R, G, B, A
+/// per pixel, rows from the bottom of the window up (OpenGL's order), no header, so
+/// `width * height * 16` bytes.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FramebufferFile {
+    /// The file, relative to the results directory: `framebuffers/<test name>.rgba32f`.
+    pub path: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
 }
 
 impl TestResult {
@@ -129,6 +145,7 @@ impl TestResult {
             reason: Some(reason.into()),
             probes: Vec::new(),
             logs: BTreeMap::new(),
+            framebuffer: None,
         }
     }
 }

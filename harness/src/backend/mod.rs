@@ -13,10 +13,12 @@ use crate::shader_test::ShaderTest;
 pub mod emu;
 pub mod gl;
 mod mock;
+pub mod piglit;
 mod stop;
+mod window;
 
 pub use stop::Stop;
-pub mod piglit;
+pub use window::WindowImage;
 
 /// Which backend a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -39,6 +41,9 @@ pub struct BackendOptions {
     pub gl_device: Option<usize>,
     /// The emulator's arithmetic (`--emu-mode`).
     pub emu_mode: emu::Mode,
+    /// Where the worker writes each test's final window framebuffer (`--framebuffers`:
+    /// `RESULTS/framebuffers`); `None` keeps none.
+    pub framebuffers: Option<std::path::PathBuf>,
 }
 
 /// Opens a backend of `kind`; `Auto` takes the GL backend when a driver answers.
@@ -55,9 +60,7 @@ pub fn open_backend(
             Err(gl_error) => open_backend(BackendKind::Emu, options)
                 .map_err(|emu_error| format!("no GL driver ({gl_error}) and {emu_error}")),
         },
-        BackendKind::Emu => Ok(Box::new(emu::EmuBackend {
-            mode: options.emu_mode,
-        })),
+        BackendKind::Emu => Ok(Box::new(emu::EmuBackend::new(options.emu_mode))),
         BackendKind::Mock => Ok(Box::new(mock::MockBackend)),
     }
 }
@@ -71,4 +74,11 @@ pub trait Backend {
     fn run_info(&self) -> RunInfo;
     /// Runs one test and reports its status and probes. Never panics on bad input.
     fn run_test(&mut self, test: &ShaderTest) -> TestResult;
+    /// From now on, keep each test's final window framebuffer for [`Backend::take_window`]
+    /// (the emulator then shades every pixel, not only the probed ones).
+    fn keep_windows(&mut self) {}
+    /// The window framebuffer the last test left, when kept and the test ran.
+    fn take_window(&mut self) -> Option<WindowImage> {
+        None
+    }
 }

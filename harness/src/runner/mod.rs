@@ -175,7 +175,7 @@ fn worker_command(options: &RunOptions) -> Result<WorkerCommand, String> {
     })
 }
 
-/// `worker --backend KIND [--gl-device N] --emu-mode MODE`.
+/// `worker --backend KIND [--gl-device N] --emu-mode MODE [--framebuffers DIR]`.
 fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     let name = match kind {
         BackendKind::Auto => "auto",
@@ -195,6 +195,9 @@ fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
         "--emu-mode".to_string(),
         options.emu_mode.name().to_string(),
     ]);
+    if let Some(dir) = &options.framebuffers {
+        args.extend(["--framebuffers".to_string(), dir.display().to_string()]);
+    }
     args
 }
 

@@ -6,12 +6,13 @@
 //! the way deqp-runner's mock test binary does.
 
 use super::protocol::{Job, Reply};
-use crate::backend::{open_backend, BackendKind, BackendOptions};
-use crate::results::{Status, TestResult};
+use crate::backend::{open_backend, BackendKind, BackendOptions, WindowImage};
+use crate::results::{FramebufferFile, Status, TestResult};
 use crate::shader_test::parse_file;
 use crate::verdict;
 use regex::Regex;
 use std::io::{BufRead, Write};
+use std::path::Path;
 use std::time::Instant;
 
 /// Runs the worker loop on stdin/stdout until stdin closes. Returns the process exit code.
@@ -28,6 +29,9 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     };
     // The mock backend runs nothing, so there is nothing to judge.
     let judges = kind != BackendKind::Mock;
+    if options.framebuffers.is_some() {
+        backend.keep_windows();
+    }
     if !send(&mut out, &Reply::Ready(Box::new(backend.run_info()))) {
         return 1;
     }
@@ -43,6 +47,11 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
                         if judges {
                             verdict::attach(&test, &mut result);
                         }
+                        if let (Some(dir), Some(window)) =
+                            (&options.framebuffers, backend.take_window())
+                        {
+                            keep_window(dir, &job.name, &window, &mut result);
+                        }
                         result
                     }
                     Err(e) => TestResult::with_status(Status::Error, e.to_string()),
@@ -57,6 +66,24 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
         }
     }
     0
+}
+
+/// Writes the test's window framebuffer to `DIR/<name>.rgba32f` and records it in the
+/// result (or why it could not be written, in `logs["framebuffer"]`).
+fn keep_window(dir: &Path, name: &str, window: &WindowImage, result: &mut TestResult) {
+    let file = format!("{name}.{}", WindowImage::EXTENSION);
+    match window.write(&dir.join(&file)) {
+        Ok(()) => {
+            result.framebuffer = Some(FramebufferFile {
+                path: format!("framebuffers/{file}"),
+                width: window.width,
+                height: window.height,
+            })
+        }
+        Err(why) => {
+            result.logs.insert("framebuffer".into(), why);
+        }
+    }
 }
 
 /// Writes one reply line; false when the parent has gone.

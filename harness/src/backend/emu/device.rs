@@ -16,6 +16,7 @@ use crate::backend::piglit::device::{self, ArraysDraw, Primitive, Readback, Rect
 use crate::backend::piglit::probe::{region, Region};
 use crate::backend::piglit::program::{ATTRIB_POS, ATTRIB_TEX};
 use crate::backend::piglit::{self as piglit, Device};
+use crate::backend::WindowImage;
 use crate::results::ProbeResult;
 use crate::shader_test::{
     AttribType, Command, ShaderTest, TextureCheckerboard, TextureRgbw, UniformSet, VertexData,
@@ -26,14 +27,21 @@ use std::collections::BTreeMap;
 
 /// Runs `test` (whose requirements were checked) in `domain`, its shaders compiled with
 /// `options`. Each probe's values come from the pixel `at` gives for it (by probe order), or
-/// from the pixel its result reports.
+/// from the pixel its result reports. With `keep_window`, every pixel is shaded and the
+/// window's binary32 view comes back too.
 pub fn run<D: Domain>(
     test: &ShaderTest,
     domain: &D,
     options: &CompileOptions,
     at: &[[u32; 2]],
-) -> Evaluation<D::F> {
+    keep_window: bool,
+) -> (Evaluation<D::F>, Option<WindowImage>) {
     let (width, height) = test.require.window_size();
+    let needed = if keep_window {
+        None
+    } else {
+        needed(test, width, height)
+    };
     let mut device = EmuDevice {
         test,
         options,
@@ -42,7 +50,7 @@ pub fn run<D: Domain>(
         fb: Framebuffer::new(width, height, domain.constant(0.0)),
         at,
         probe_values: Vec::new(),
-        needed: needed(test, width, height),
+        needed,
         uniforms: Uniforms::default(),
         textures: Units::new(domain.driver().fixed_point_filtering),
         blend: None,
@@ -52,10 +60,9 @@ pub fn run<D: Domain>(
         },
     };
     let result = piglit::run(&mut device, test);
-    Evaluation {
-        result,
-        probes: device.probe_values,
-    }
+    let window = keep_window.then(|| device.window().ok()).flatten();
+    let probes = device.probe_values;
+    (Evaluation { result, probes }, window)
 }
 
 /// The pixels the probes read, or `None` when every pixel may matter.
@@ -233,6 +240,19 @@ impl<D: Domain> Device for EmuDevice<'_, D> {
         let values = self.fb.get(x, y).unwrap_or(zero);
         self.probe_values
             .push(values.into_iter().take(result.observed.len()).collect());
+    }
+
+    fn window(&mut self) -> Result<WindowImage, Stop> {
+        let (width, height) = (self.fb.width, self.fb.height);
+        let d = self.domain;
+        let rgba = self
+            .fb
+            .read(0, 0, width, height, |v| d.representative(v) as f32, 0.0);
+        Ok(WindowImage {
+            width,
+            height,
+            rgba,
+        })
     }
 
     fn texture_rgbw(&mut self, texture: &TextureRgbw) -> Result<(), Stop> {

@@ -31,7 +31,7 @@ pub use halfcheck_compiler::exec::Mode;
 use halfcheck_compiler::exec::{Domain, Rounding};
 use halfcheck_compiler::CompileOptions;
 
-use crate::backend::{Backend, Stop};
+use crate::backend::{Backend, Stop, WindowImage};
 use crate::results::{RunInfo, Status, TestResult};
 use crate::shader_test::ShaderTest;
 use serde_json::json;
@@ -39,10 +39,24 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// The emulator backend in one arithmetic mode.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct EmuBackend {
     /// The arithmetic.
     pub mode: Mode,
+    /// Whether each test's whole window is shaded and kept.
+    keep_windows: bool,
+    /// The last test's window framebuffer, when kept.
+    window: Option<WindowImage>,
+}
+
+impl EmuBackend {
+    /// The emulator in `mode`, keeping no windows.
+    pub fn new(mode: Mode) -> EmuBackend {
+        EmuBackend {
+            mode,
+            ..EmuBackend::default()
+        }
+    }
 }
 
 impl Backend for EmuBackend {
@@ -67,7 +81,19 @@ impl Backend for EmuBackend {
     }
 
     fn run_test(&mut self, test: &ShaderTest) -> TestResult {
-        predict(test, self.mode)
+        let domain = Rounding::new(self.mode);
+        let options = compile_options(self.mode);
+        let (evaluation, window) = run(test, &domain, &options, &[], self.keep_windows);
+        self.window = window;
+        evaluation.result
+    }
+
+    fn keep_windows(&mut self) {
+        self.keep_windows = true;
+    }
+
+    fn take_window(&mut self) -> Option<WindowImage> {
+        self.window.take()
     }
 }
 
@@ -111,14 +137,27 @@ pub fn evaluate<D: Domain>(
     options: &CompileOptions,
     at: &[[u32; 2]],
 ) -> Evaluation<D::F> {
+    run(test, domain, options, at, false).0
+}
+
+/// [`evaluate`], shading every pixel and returning the window's binary32 view too when
+/// `keep_window` asks for it (else only the pixels probes read are shaded).
+fn run<D: Domain>(
+    test: &ShaderTest,
+    domain: &D,
+    options: &CompileOptions,
+    at: &[[u32; 2]],
+    keep_window: bool,
+) -> (Evaluation<D::F>, Option<WindowImage>) {
     let started = Instant::now();
-    let mut evaluation = match require::skip_reason(test) {
-        Some(reason) => Evaluation {
-            result: TestResult::with_status(Status::Skip, reason),
-            probes: Vec::new(),
-        },
-        None => device::run(test, domain, options, at),
+    let (mut evaluation, window) = match require::skip_reason(test) {
+        Some(reason) => {
+            let result = TestResult::with_status(Status::Skip, reason);
+            let probes = Vec::new();
+            (Evaluation { result, probes }, None)
+        }
+        None => device::run(test, domain, options, at, keep_window),
     };
     evaluation.result.duration_s = started.elapsed().as_secs_f64();
-    evaluation
+    (evaluation, window)
 }

@@ -14,6 +14,7 @@ use super::{state, uniforms, Stop};
 use crate::backend::piglit::device::{ArraysDraw, Device, Program, Readback, RectDraw};
 use crate::backend::piglit::probe::Region;
 use crate::backend::piglit::{self as piglit};
+use crate::backend::WindowImage;
 use crate::results::TestResult;
 use crate::shader_test::{
     BlitBuffer, FbBinding, FbTarget, ProbedBuffer, ShaderTest, TextureCheckerboard, TextureInteger,
@@ -22,21 +23,24 @@ use crate::shader_test::{
 use glow::HasContext;
 use std::collections::BTreeMap;
 
-/// Runs `test` (whose requirements were already checked) and reports its result.
+/// Runs `test` (whose requirements were already checked) and reports its result, with the
+/// final window framebuffer when `keep_window` asks for it.
 pub fn run(
     gl: &glow::Context,
     info: &ContextInfo,
     extra: &ExtraFunctions,
     test: &ShaderTest,
-) -> TestResult {
+    keep_window: bool,
+) -> (TestResult, Option<WindowImage>) {
     let (width, height) = test.require.window_size();
     let mut device = match GlDevice::new(gl, info, extra, width, height) {
         Ok(device) => device,
-        Err(stop) => return TestResult::with_status(stop.status, stop.reason),
+        Err(stop) => return (TestResult::with_status(stop.status, stop.reason), None),
     };
     let result = piglit::run(&mut device, test);
+    let window = keep_window.then(|| device.window().ok()).flatten();
     device.delete();
-    result
+    (result, window)
 }
 
 /// One test's GL state while its commands run.
@@ -277,6 +281,27 @@ impl Device for GlDevice<'_> {
 
     fn read_integers(&mut self, region: Region) -> Result<Vec<i64>, Stop> {
         probe::read_integers(self.gl, self.read_target(), region)
+    }
+
+    fn window(&mut self) -> Result<WindowImage, Stop> {
+        let window = &self.window;
+        // SAFETY: binding the window FBO, which lives until the test ends, for reading.
+        unsafe {
+            self.gl
+                .bind_framebuffer(glow::READ_FRAMEBUFFER, Some(window.framebuffer))
+        };
+        self.read = None;
+        let whole = Region {
+            x: 0,
+            y: 0,
+            w: window.width,
+            h: window.height,
+        };
+        Ok(WindowImage {
+            width: window.width,
+            height: window.height,
+            rgba: probe::read(self.gl, window, whole)?.values,
+        })
     }
 
     fn texture_rgbw(&mut self, texture: &TextureRgbw) -> Result<(), Stop> {

@@ -23,7 +23,7 @@ mod uniforms;
 
 pub use context::{ContextInfo, DeviceInfo};
 
-use crate::backend::{Backend, Stop};
+use crate::backend::{Backend, Stop, WindowImage};
 use crate::results::{RunInfo, Status, TestResult};
 use crate::shader_test::ShaderTest;
 use context::GlContext;
@@ -91,6 +91,10 @@ pub struct GlBackend {
     context: GlContext,
     /// Set when the context broke and could not be replaced.
     broken: Option<String>,
+    /// Whether each test's final window framebuffer is kept.
+    keep_windows: bool,
+    /// The last test's window framebuffer, when kept.
+    window: Option<WindowImage>,
 }
 
 impl GlBackend {
@@ -100,6 +104,8 @@ impl GlBackend {
             device_index,
             context: GlContext::new(device_index)?,
             broken: None,
+            keep_windows: false,
+            window: None,
         })
     }
 
@@ -152,6 +158,7 @@ impl Backend for GlBackend {
 
     fn run_test(&mut self, test: &ShaderTest) -> TestResult {
         let started = Instant::now();
+        self.window = None;
         if let Some(why) = &self.broken {
             return TestResult::with_status(Status::Error, why.clone());
         }
@@ -163,13 +170,24 @@ impl Backend for GlBackend {
         let mut result = match require::skip_reason(test, &self.context.info, &limit) {
             Some(reason) => TestResult::with_status(Status::Skip, reason),
             None => {
-                let result = device::run(gl, &self.context.info, &self.context.extra, test);
+                let info = &self.context.info;
+                let (result, window) =
+                    device::run(gl, info, &self.context.extra, test, self.keep_windows);
+                self.window = window;
                 self.reset();
                 result
             }
         };
         result.duration_s = started.elapsed().as_secs_f64();
         result
+    }
+
+    fn keep_windows(&mut self) {
+        self.keep_windows = true;
+    }
+
+    fn take_window(&mut self) -> Option<WindowImage> {
+        self.window.take()
     }
 }
 

@@ -278,6 +278,7 @@ impl Loop {
             reason,
             probes: self.probes,
             logs,
+            framebuffer: None,
         }
     }
 }

@@ -10,7 +10,7 @@
 
 use super::draw::Corners;
 use super::probe::Region;
-use crate::backend::Stop;
+use crate::backend::{Stop, WindowImage};
 use crate::results::ProbeResult;
 use crate::shader_test::{
     BlitBuffer, FbBinding, FbTarget, ProbedBuffer, ShaderTest, TextureCheckerboard, TextureInteger,
@@ -162,6 +162,11 @@ pub trait Device {
 
     /// Called with each probe's result once it is judged (in probe order).
     fn probed(&mut self, _result: &ProbeResult) {}
+
+    /// The whole window framebuffer as exact floats (the backend asks once the loop ends).
+    fn window(&mut self) -> Result<WindowImage, Stop> {
+        Err(self.cannot("window readback"))
+    }
 
     /// `texture rgbw UNIT (W, H) [FORMAT]`.
     fn texture_rgbw(&mut self, texture: &TextureRgbw) -> Result<(), Stop>;
