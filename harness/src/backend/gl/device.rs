@@ -159,7 +159,7 @@ impl<'a> GlDevice<'a> {
         }))
     }
 
-    /// The buffer a buffer probe reads, bound to its target, and that target.
+    /// The binding target, object and byte offset a buffer probe reads.
     fn probed_buffer(&self, buffer: &ProbedBuffer) -> Result<(u32, glow::Buffer, u32), Stop> {
         let (target, buffers, binding, offset) = match *buffer {
             ProbedBuffer::Ssbo {
@@ -367,7 +367,7 @@ impl Device for GlDevice<'_> {
 
     fn atomic_counter_buffer(&mut self, binding: u32, count: u32) -> Result<(), Stop> {
         let gl = self.gl;
-        let zeros = vec![0u8; count as usize * 4];
+        let zeros = zeroed(u64::from(count) * 4)?;
         // SAFETY: a new buffer bound at `binding` and filled; deleted in `delete`.
         unsafe {
             let buffer = gl.create_buffer().map_err(Stop::error)?;
@@ -416,7 +416,7 @@ impl Device for GlDevice<'_> {
 
     fn ssbo(&mut self, binding: u32, size: u32) -> Result<(), Stop> {
         let gl = self.gl;
-        let zeros = vec![0u8; size as usize];
+        let zeros = zeroed(u64::from(size))?;
         // SAFETY: a new buffer bound at `binding` and filled; deleted in `delete`.
         unsafe {
             let buffer = gl.create_buffer().map_err(Stop::error)?;
@@ -509,4 +509,19 @@ impl Device for GlDevice<'_> {
             )),
         }
     }
+}
+
+/// The largest buffer a test may ask for (`ssbo`, `atomic counters`), so a bad size fails
+/// the test instead of exhausting memory.
+const MAX_BUFFER_BYTES: u64 = 1 << 28;
+
+/// `bytes` zeroes for a new buffer's contents, as piglit's `calloc`, or a failure past
+/// [`MAX_BUFFER_BYTES`].
+fn zeroed(bytes: u64) -> Result<Vec<u8>, Stop> {
+    if bytes > MAX_BUFFER_BYTES {
+        return Err(Stop::fail(format!(
+            "a buffer of {bytes} bytes is larger than halfcheck's limit of {MAX_BUFFER_BYTES}"
+        )));
+    }
+    Ok(vec![0; bytes as usize])
 }

@@ -142,6 +142,12 @@ impl Textures {
             }
         };
         let (w, h) = checked_size(gl, command.width, command.height)?;
+        if w * h > MAX_GENERATED_TEXELS {
+            return Err(Stop::fail(format!(
+                "texture integer of {w}x{h} texels is larger than halfcheck's limit of \
+                 {MAX_GENERATED_TEXELS} texels"
+            )));
+        }
         let (b, a) = (command.b, command.a);
         let mut texels: Vec<i32> = Vec::with_capacity(w * h * channels);
         for y in 0..h as i32 {
@@ -291,6 +297,10 @@ impl Textures {
         }
     }
 }
+
+/// The most texels `texture integer` generates (64 MiB of RGBA32I), so a bad size fails the
+/// test instead of exhausting memory.
+const MAX_GENERATED_TEXELS: usize = 1 << 22;
 
 /// The GL enum of a texture target GL ES has.
 pub fn texture_target(target: TextureTarget) -> Result<u32, Stop> {
