@@ -5,8 +5,10 @@
 
 pub mod backend;
 pub mod compile_cmd;
+pub mod console;
 pub mod discover;
 pub mod lint;
+pub mod outputs;
 pub mod runner;
 pub mod shader_test;
 pub mod validate;

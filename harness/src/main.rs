@@ -4,13 +4,14 @@ use clap::{Parser, Subcommand};
 use halfcheck::backend::emu::{parse_mode as parse_emu_mode, Mode};
 use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
-use halfcheck::results::{read_results, ResultsFile, Status};
+use halfcheck::console::{logger, progress::ProgressDisplay, summary::summary};
+use halfcheck::outputs::{self, Review, CI_FILES};
+use halfcheck::results::{read_results, ResultsFile};
 use halfcheck::runner::{run, worker_main, RunOptions};
 use halfcheck::validate::validate;
-use halfcheck::verdict::compare::compare;
+use halfcheck::verdict::compare::{compare, Comparison};
 use halfcheck::verdict::expectations::Expectations;
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -20,6 +21,9 @@ use std::time::{Duration, Instant};
 struct Cli {
     #[command(subcommand)]
     command: Commands,
+    /// Debugging log on stderr: -v for debug messages, -vv for trace.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
 }
 
 #[derive(Subcommand, Debug)]
@@ -93,6 +97,15 @@ enum Commands {
     },
     /// List the EGL devices the GL backend can use.
     Devices,
+    /// Write a run's results in another tool's format.
+    Export {
+        /// A results.json, or the results directory holding one.
+        #[arg(default_value = "results")]
+        results: PathBuf,
+        /// Write piglit's results format (DIR/results.json) for `piglit summary`.
+        #[arg(long, value_name = "DIR", required = true)]
+        piglit: PathBuf,
+    },
     /// Compile one shader with halfcheck's compiler and print its IR (`--dump-ir`).
     Compile(halfcheck::compile_cmd::CompileArgs),
     /// Internal: run tests sent on stdin (started by `run`).
@@ -115,6 +128,7 @@ enum Commands {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    logger::init(cli.verbose);
     match cli.command {
         Commands::Parse { paths, stats } => parse_command(&paths, stats),
         Commands::Run {
@@ -135,7 +149,7 @@ fn main() -> ExitCode {
             let checks = match RunChecks::load(expectations, baseline) {
                 Ok(checks) => checks,
                 Err(e) => {
-                    eprintln!("halfcheck: {e}");
+                    log::error!("{e}");
                     return ExitCode::from(2);
                 }
             };
@@ -167,6 +181,7 @@ fn main() -> ExitCode {
         Commands::Compare { old, new } => compare_command(&old, &new),
         Commands::Lint { paths } => lint_command(&paths),
         Commands::Devices => devices_command(),
+        Commands::Export { results, piglit } => export_command(&results, &piglit),
         Commands::Compile(args) => match halfcheck::compile_cmd::run(&args) {
             Ok(out) => {
                 print!("{out}");
@@ -258,42 +273,12 @@ impl RunChecks {
         self.expectations.as_ref().and_then(|e| e.renderer.clone())
     }
 
-    /// Prints what differs from the expectations and the baseline; true when the run is good.
-    fn judge(&self, results: &ResultsFile) -> bool {
-        let mut good = true;
-        if let Some(expectations) = &self.expectations {
-            let unexpected = expectations.check(results);
-            for u in &unexpected {
-                let kind = match (u.flake, u.improvement) {
-                    (true, _) => "flake",
-                    (false, true) => "unexpected improvement",
-                    (false, false) => "unexpected",
-                };
-                let why = u
-                    .reason
-                    .as_deref()
-                    .map(|r| format!(" ({r})"))
-                    .unwrap_or_default();
-                println!(
-                    "{kind}: {}: expected {}, got {}{why}",
-                    u.name, u.expected, u.actual
-                );
-            }
-            let counted = unexpected.iter().filter(|u| !u.flake).count();
-            println!("{counted} unexpected results");
-            good &= counted == 0;
-        }
-        if let Some(baseline) = &self.baseline {
-            let comparison = compare(baseline, results);
-            print!("{}", comparison.report());
-            good &= comparison.regressions.is_empty();
-        }
-        good
-    }
-
-    /// Whether any check was asked for.
-    fn any(&self) -> bool {
-        self.expectations.is_some() || self.baseline.is_some()
+    /// Reviews a finished run against the expectations and the baseline (by status when
+    /// there are neither); also returns the comparison with the baseline.
+    fn review(&self, results: &ResultsFile) -> (Review, Option<Comparison>) {
+        let comparison = self.baseline.as_ref().map(|b| compare(b, results));
+        let review = Review::new(results, self.expectations.as_ref(), comparison.as_ref());
+        (review, comparison)
     }
 }
 
@@ -301,42 +286,62 @@ impl RunChecks {
 /// regression; without, exit 1 when a test failed, crashed, timed out or errored. Exit 2 when
 /// the run itself could not happen.
 fn run_command(options: &RunOptions, checks: &RunChecks) -> ExitCode {
-    let outcome = match run(options) {
+    log::debug!(
+        "run {:?} on {:?} with {} workers, {:?} per test, into {}",
+        options.paths,
+        options.backend,
+        options.jobs,
+        options.timeout,
+        options.results_dir.display()
+    );
+    let progress = ProgressDisplay::new();
+    let outcome = run(options, &progress);
+    progress.finish();
+    let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(e) => {
-            eprintln!("halfcheck: {e}");
+            log::error!("{e}");
             return ExitCode::from(2);
         }
     };
-    let mut counts: BTreeMap<Status, usize> = BTreeMap::new();
-    for result in outcome.results.tests.values() {
-        *counts.entry(result.status).or_default() += 1;
+    let (review, comparison) = checks.review(&outcome.results);
+    print!("{}", summary(&outcome.results, &review));
+    if let Some(comparison) = &comparison {
+        print!("{}", comparison.report());
     }
-    let summary: Vec<String> = counts
-        .iter()
-        .map(|(status, n)| format!("{n} {}", status.as_str()))
-        .collect();
+    if let Err(e) = outputs::write_ci_files(&options.results_dir, &outcome.results, &review) {
+        log::error!("{e}");
+        return ExitCode::from(2);
+    }
     println!(
-        "{} on {}: {}",
-        outcome.results.run.backend,
-        outcome.results.run.renderer,
-        summary.join(", ")
+        "results: {} (and {} beside it)",
+        outcome.results_path.display(),
+        CI_FILES.join(", ")
     );
-    println!("results: {}", outcome.results_path.display());
-    let good = if checks.any() {
-        checks.judge(&outcome.results)
-    } else {
-        !counts.keys().any(|s| {
-            matches!(
-                s,
-                Status::Fail | Status::Crash | Status::Timeout | Status::Error
-            )
-        })
-    };
-    if good {
+    if review.passed() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// `halfcheck export RESULTS --piglit DIR`: exit 2 when the results cannot be read or written.
+fn export_command(results: &Path, piglit: &Path) -> ExitCode {
+    let file = if results.is_dir() {
+        results.join("results.json")
+    } else {
+        results.to_path_buf()
+    };
+    let written = read_results(&file).and_then(|r| outputs::export_piglit(&r, piglit));
+    match written {
+        Ok(path) => {
+            println!("piglit results: {}", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            log::error!("{e}");
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -364,7 +369,7 @@ fn compare_command(old: &std::path::Path, new: &std::path::Path) -> ExitCode {
     let (old, new) = match (read_results(old), read_results(new)) {
         (Ok(old), Ok(new)) => (old, new),
         (Err(e), _) | (_, Err(e)) => {
-            eprintln!("halfcheck: {e}");
+            log::error!("{e}");
             return ExitCode::from(2);
         }
     };
@@ -400,7 +405,7 @@ fn devices_command() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("halfcheck: {e}");
+            log::error!("{e}");
             ExitCode::from(2)
         }
     }

@@ -13,7 +13,7 @@ pub use worker::worker_main;
 
 use crate::backend::{BackendKind, BackendOptions};
 use crate::discover::{find_tests, Filter};
-use crate::results::{ResultsFile, RunInfo, Status, TestResult, FORMAT};
+use crate::results::{ResultsFile, RunInfo, TestResult, FORMAT};
 use pool::{run_pool, Worker, WorkerCommand};
 use protocol::Job;
 use std::collections::BTreeMap;
@@ -56,8 +56,18 @@ pub struct RunOutcome {
     pub results_path: PathBuf,
 }
 
-/// Runs the tests and writes the results. Errors are problems that stop the whole run.
-pub fn run(options: &RunOptions) -> Result<RunOutcome, String> {
+/// What a run reports as it goes (the terminal's progress display, `console::progress`).
+/// Results arrive from several threads, in the order tests finish.
+pub trait Progress: Sync {
+    /// The run is about to start `total` tests.
+    fn start(&self, total: usize);
+    /// Test `name` finished with `result`.
+    fn finished(&self, name: &str, result: &TestResult);
+}
+
+/// Runs the tests and writes the results, telling `progress` about each. Errors are problems
+/// that stop the whole run.
+pub fn run(options: &RunOptions, progress: &dyn Progress) -> Result<RunOutcome, String> {
     let filter = Filter::new(&options.include, &options.exclude)?;
     let (files, walk_errors) = find_tests(&options.paths);
     for e in &walk_errors {
@@ -106,7 +116,7 @@ pub fn run(options: &RunOptions) -> Result<RunOutcome, String> {
     let stream_path = options.results_dir.join("results.jsonl");
     let stream = std::fs::File::create(&stream_path)
         .map_err(|e| format!("cannot write {}: {e}", stream_path.display()))?;
-    let total = jobs.len();
+    progress.start(jobs.len());
     let collected = Mutex::new((BTreeMap::new(), stream));
     let on_result = |job: &Job, result: TestResult| {
         let Ok(mut guard) = collected.lock() else {
@@ -115,7 +125,7 @@ pub fn run(options: &RunOptions) -> Result<RunOutcome, String> {
         let (tests, stream) = &mut *guard;
         let line = serde_json::json!({ "name": job.name, "result": result });
         writeln!(stream, "{line}").ok();
-        report_progress(&job.name, &result, tests.len() + 1, total);
+        progress.finished(&job.name, &result);
         tests.insert(job.name.clone(), result);
     };
     run_pool(
@@ -206,20 +216,6 @@ fn absolute(path: &Path) -> PathBuf {
     std::env::current_dir()
         .map(|cwd| cwd.join(path))
         .unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// One line per finished test that did not pass, and a count every 100 tests.
-fn report_progress(name: &str, result: &TestResult, done: usize, total: usize) {
-    if !matches!(result.status, Status::Pass | Status::Skip) {
-        let reason = result.reason.as_deref().unwrap_or("");
-        let first_line = reason.lines().next().unwrap_or("");
-        eprintln!(
-            "[{done}/{total}] {}: {name}: {first_line}",
-            result.status.as_str()
-        );
-    } else if done.is_multiple_of(100) || done == total {
-        eprintln!("[{done}/{total}]");
-    }
 }
 
 /// Writes pretty JSON to `path`.
