@@ -115,6 +115,12 @@ fn load(path: &Path, stage: Option<StageArg>) -> Result<(String, Stage), String>
         return Ok((text, stage));
     }
     let test = shader_test::parse_file(path).map_err(|e| e.to_string())?;
+    if let Some(over) = shader_test::over_budget(&test) {
+        log::warn!(
+            "{}: {over}; `run` and `lint` skip this test",
+            path.display()
+        );
+    }
     let stage = stage.map_or(Stage::Fragment, to_stage);
     let section = to_section_stage(stage)
         .and_then(|s| {

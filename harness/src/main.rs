@@ -219,6 +219,12 @@ fn parse_command(paths: &[PathBuf], stats: bool) -> ExitCode {
     for e in &report.errors {
         eprintln!("{e}");
     }
+    for (path, over) in &report.over_budget {
+        log::warn!(
+            "{}: {over}; `run` and `lint` skip this test",
+            path.display()
+        );
+    }
     if stats {
         println!(
             "{} files parsed, {} with errors, in {:.2} s",
@@ -350,6 +356,14 @@ fn lint_command(paths: &[PathBuf]) -> ExitCode {
     let report = halfcheck::lint::lint(paths);
     for f in &report.findings {
         println!("{}:{}: {}", f.test, f.line, f.message);
+    }
+    // A mediump test lint could not check is as worth knowing as a finding.
+    for (test, reason) in &report.skipped {
+        if reason == halfcheck::lint::NOT_APPLICABLE {
+            log::debug!("{test}: skipped: {reason}");
+        } else {
+            println!("{test}: skipped: {reason}");
+        }
     }
     println!(
         "{} tests checked, {} skipped, {} findings",
