@@ -1,6 +1,7 @@
 //! How much a test may ask for: halfcheck's budget for the sizes a `.shader_test` file sets.
 //!
-//! A file decides how much memory and work a backend spends on it: the window (`SIZE w h`),
+//! A file decides how much memory and work a backend spends on it: its own size,
+//! the window (`SIZE w h`),
 //! generated textures (`texture rgbw 0 (w, h)`), the vertex and instance counts of draws,
 //! atomic counter buffers. Unchecked, `SIZE 100000 100000` asks the emulator for a 320 GB
 //! framebuffer and its process aborts. Both backends call [`over_budget`] before they run a
@@ -14,6 +15,27 @@
 //! checked by the GL backend against the context.
 
 use super::model::{Command, Requirement, ShaderTest};
+
+/// The largest file halfcheck reads as a test or a shader: piglit's largest `.shader_test` is
+/// far below a megabyte, and a name that is really `/dev/zero` must not be read forever.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads a test or shader file of at most [`MAX_FILE_BYTES`]; a larger one is an error that
+/// says so.
+pub fn read_bounded(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB, the most halfcheck reads",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    Ok(bytes)
+}
 
 /// The longest side of a window or texture, in pixels.
 pub const MAX_SIDE: u64 = 16384;
@@ -126,6 +148,15 @@ mod tests {
              [fragment shader]\nvoid main() {{ gl_FragColor = vec4(1.0); }}\n\n[test]\n{commands}"
         );
         parse_str(Path::new("t.shader_test"), &text).expect("parses")
+    }
+
+    #[test]
+    fn files_larger_than_the_budget_are_not_read_to_their_end() {
+        let endless = read_bounded(Path::new("/dev/zero")).expect_err("too large");
+        assert!(
+            endless.to_string().contains("larger than 64 MiB"),
+            "{endless}"
+        );
     }
 
     #[test]

@@ -68,7 +68,7 @@ impl LineError {
 
 /// Reads and parses a `.shader_test` file.
 pub fn parse_file(path: &Path) -> Result<ShaderTest, ParseError> {
-    let bytes = std::fs::read(path).map_err(|e| ParseError {
+    let bytes = super::limits::read_bounded(path).map_err(|e| ParseError {
         path: path.to_path_buf(),
         line: 0,
         column: 0,
