@@ -1,9 +1,9 @@
 //! How much a test may ask for: halfcheck's budget for the sizes a `.shader_test` file sets.
 //!
-//! A file decides how much memory and work a backend spends on it: its own size,
-//! the window (`SIZE w h`),
-//! generated textures (`texture rgbw 0 (w, h)`), the vertex and instance counts of draws,
-//! atomic counter buffers. Unchecked, `SIZE 100000 100000` asks the emulator for a 320 GB
+//! A file decides how much memory and work a backend spends on it: its own size, the window
+//! (`SIZE w h`), textures (`texture rgbw|checkerboard|integer|storage|junk`), multisample
+//! framebuffers (`fb ms`), the vertex and instance counts of draws, atomic counter buffers and
+//! shader storage buffers. Unchecked, `SIZE 100000 100000` asks the emulator for a 320 GB
 //! framebuffer and its process aborts. Both backends call [`over_budget`] before they run a
 //! test and skip one that asks for more, naming the line and the limit; `lint` skips it the
 //! same way (it runs the emulator) and `compile` and `parse` warn.
@@ -14,7 +14,7 @@
 //! interval framebuffer (24 bytes per channel) 384 MiB. A driver's own, lower limits are
 //! checked by the GL backend against the context.
 
-use super::model::{Command, Requirement, ShaderTest};
+use super::model::{Command, FbBinding, Requirement, ShaderTest};
 
 /// The largest file halfcheck reads as a test or a shader: piglit's largest `.shader_test` is
 /// far below a megabyte, and a name that is really `/dev/zero` must not be read forever.
@@ -47,6 +47,10 @@ pub const MAX_VERTICES: u64 = 1 << 20;
 pub const MAX_INSTANCES: u64 = 1 << 16;
 /// The most counters of one atomic counter buffer.
 pub const MAX_ATOMIC_COUNTERS: u64 = 1 << 16;
+/// The largest shader storage buffer, in bytes (the GL backend's own cap is the same).
+pub const MAX_BUFFER_BYTES: u64 = 1 << 28;
+/// The most samples of a multisample framebuffer.
+pub const MAX_SAMPLES: u64 = 64;
 
 /// What a test asks for beyond the budget, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,6 +112,29 @@ fn command_over_budget(command: &Command) -> Option<String> {
             (*count).into(),
             MAX_ATOMIC_COUNTERS,
         ),
+        Command::TextureInteger(t) => image("texture integer", "texture", t.width, t.height),
+        Command::TextureStorage(t) => {
+            let size = |i: usize| t.size.get(i).copied().unwrap_or(1);
+            volume("texture storage", size(0), size(1), size(2))
+        }
+        Command::TextureJunk2dArray {
+            width,
+            height,
+            layers,
+            ..
+        } => volume("texture junk", *width, *height, *layers),
+        Command::Fb {
+            binding:
+                FbBinding::Multisample {
+                    width,
+                    height,
+                    samples,
+                    ..
+                },
+            ..
+        } => image("fb ms", "framebuffer", *width, *height)
+            .or_else(|| at_most("fb ms", "samples", (*samples).into(), MAX_SAMPLES)),
+        Command::Ssbo { size, .. } => at_most("ssbo", "bytes", (*size).into(), MAX_BUFFER_BYTES),
         _ => None,
     }
 }
@@ -127,6 +154,20 @@ fn image(command: &str, what: &str, width: u32, height: u32) -> Option<String> {
              {MAX_PIXELS} (2048x2048)",
             w * h
         )
+    })
+}
+
+/// Why a `width` x `height` x `depth` texture (layers or depth) named by `command` is over
+/// budget, if it is: each side, and all its texels, count like an image's.
+fn volume(command: &str, width: u32, height: u32, depth: u32) -> Option<String> {
+    let texels = u64::from(width) * u64::from(height) * u64::from(depth);
+    image(command, "texture", width, height.max(depth)).or_else(|| {
+        (texels > MAX_PIXELS).then(|| {
+            format!(
+                "{command} asks for a {width}x{height}x{depth} texture ({texels} texels); \
+                     halfcheck runs at most {MAX_PIXELS} (2048x2048)"
+            )
+        })
     })
 }
 
@@ -197,6 +238,18 @@ mod tests {
             ),
             ("draw instanced rect 100000000 -1 -1 2 2", "instances"),
             ("atomic counter buffer 0 4000000000", "counters"),
+            (
+                "texture integer 0 (65536, 65536) (0, 0) GL_RGBA32I",
+                "texture",
+            ),
+            (
+                "texture storage 0 3D GL_RGBA8 (1 512 512 512)",
+                "134217728 texels",
+            ),
+            ("texture junk 2DArray 0 (2048, 2048, 64)", "texels"),
+            ("fb ms GL_RGBA8 100000 100000 4", "framebuffer"),
+            ("fb ms GL_RGBA8 250 250 4096", "samples"),
+            ("ssbo 0 4000000000", "bytes"),
         ];
         for (command, what) in cases {
             let over = over_budget(&test_with("", command))
