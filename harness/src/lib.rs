@@ -10,6 +10,7 @@ pub mod console;
 pub mod discover;
 pub mod lint;
 pub mod outputs;
+pub mod report;
 pub mod runner;
 pub mod shader_test;
 pub mod validate;

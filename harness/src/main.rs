@@ -6,6 +6,7 @@ use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
 use halfcheck::console::{logger, progress::ProgressDisplay, summary::summary};
 use halfcheck::outputs::{self, Review, CI_FILES};
+use halfcheck::report::{report, report_run, ReportOptions};
 use halfcheck::results::{read_results, ResultsFile};
 use halfcheck::runner::{run, worker_main, RunOptions};
 use halfcheck::validate::validate;
@@ -80,7 +81,12 @@ enum Commands {
         /// RESULTS/framebuffers/<test name>.rgba32f (see README).
         #[arg(long)]
         framebuffers: bool,
+        /// Do not write the HTML report into DIR/report/.
+        #[arg(long)]
+        no_report: bool,
     },
+    /// Write the HTML accuracy report for one or more runs.
+    Report(ReportArgs),
     /// Check that mediump tests can prove lowering: discriminating probes, nothing foldable,
     /// expected values that match a prediction.
     Lint {
@@ -145,7 +151,9 @@ fn main() -> ExitCode {
             skip_renderer_check,
             baseline,
             framebuffers,
+            no_report,
         } => {
+            let baseline_path = baseline.clone();
             let checks = match RunChecks::load(expectations, baseline) {
                 Ok(checks) => checks,
                 Err(e) => {
@@ -176,8 +184,10 @@ fn main() -> ExitCode {
                     checks.renderer_guard()
                 },
             };
-            run_command(&options, &checks)
+            let report = (!no_report).then_some(baseline_path);
+            run_command(&options, &checks, report)
         }
+        Commands::Report(args) => report_command(args),
         Commands::Compare { old, new } => compare_command(&old, &new),
         Commands::Lint { paths } => lint_command(&paths),
         Commands::Devices => devices_command(),
@@ -291,7 +301,14 @@ impl RunChecks {
 /// `halfcheck run`: with expectations or a baseline, exit 1 on anything unexpected or any
 /// regression; without, exit 1 when a test failed, crashed, timed out or errored. Exit 2 when
 /// the run itself could not happen.
-fn run_command(options: &RunOptions, checks: &RunChecks) -> ExitCode {
+///
+/// `report` (unless `--no-report`) holds the baseline's path: the HTML report goes into
+/// `DIR/report/`; failing to write it is a warning, never a failed run.
+fn run_command(
+    options: &RunOptions,
+    checks: &RunChecks,
+    report: Option<Option<PathBuf>>,
+) -> ExitCode {
     log::debug!(
         "run {:?} on {:?} with {} workers, {:?} per test, into {}",
         options.paths,
@@ -324,6 +341,14 @@ fn run_command(options: &RunOptions, checks: &RunChecks) -> ExitCode {
         outcome.results_path.display(),
         CI_FILES.join(", ")
     );
+    if let Some(baseline_path) = report {
+        let baseline = checks.baseline.as_ref().zip(baseline_path.as_deref());
+        let out = options.results_dir.join("report");
+        match report_run(&outcome.results, &outcome.results_path, baseline, &out) {
+            Ok(summary) => println!("report: {}", summary.index.display()),
+            Err(e) => log::warn!("no report: {e}"),
+        }
+    }
     if review.passed() {
         ExitCode::SUCCESS
     } else {
@@ -342,6 +367,63 @@ fn export_command(results: &Path, piglit: &Path) -> ExitCode {
     match written {
         Ok(path) => {
             println!("piglit results: {}", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            log::error!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Arguments of `halfcheck report`.
+#[derive(clap::Args, Debug)]
+struct ReportArgs {
+    /// results.json files, results directories or journals (results.jsonl), one column each.
+    #[arg(required = true)]
+    results: Vec<PathBuf>,
+    /// The site's directory.
+    #[arg(short = 'o', long = "out", default_value = "report")]
+    out: PathBuf,
+    /// A run to compare every other with (shown first).
+    #[arg(long)]
+    baseline: Option<PathBuf>,
+    /// The results are nights of one driver, oldest first: trend and first night of each
+    /// regression.
+    #[arg(long)]
+    history: bool,
+    /// Where to find the tests' files, when not at the paths their runs were given.
+    #[arg(long = "tests")]
+    tests: Vec<PathBuf>,
+    /// Skip the emulator's framebuffer images.
+    #[arg(long)]
+    no_images: bool,
+}
+
+/// `halfcheck report`: exit 0 when the site was written, 2 when it could not be.
+fn report_command(args: ReportArgs) -> ExitCode {
+    let options = ReportOptions {
+        inputs: args.results,
+        out: args.out,
+        baseline: args.baseline,
+        history: args.history,
+        tests: args.tests,
+        images: !args.no_images,
+    };
+    let started = Instant::now();
+    match report(&options) {
+        Ok(summary) => {
+            for w in &summary.warnings {
+                log::warn!("{w}");
+            }
+            println!(
+                "report: {} ({} files, {:.1} MB, {} regressions, {:.1} s)",
+                summary.index.display(),
+                summary.written.files,
+                summary.written.bytes as f64 / 1e6,
+                summary.regressions,
+                started.elapsed().as_secs_f64()
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -47,7 +47,7 @@ pub fn annotate(
         let place = place(&compiled, e);
         let name = place
             .as_ref()
-            .map_or_else(|| op.clone(), |(_, name)| name.clone());
+            .map_or_else(|| readable(&op).to_string(), |(_, name)| name.clone());
         if e.precision.is_lowerable() {
             operations.insert(name.clone());
         }
@@ -94,6 +94,23 @@ fn operation(e: &Expr) -> Option<String> {
         ExprKind::Op(op, _) if !is_inserted_conversion(*op) => Some(op.name().to_string()),
         ExprKind::Texture(t) => Some(t.op.name().to_string()),
         _ => None,
+    }
+}
+
+/// How GLSL writes an IR operation that has no operator or call of its own in the source
+/// (conversions, the selection of `?:`); other names as Mesa prints them.
+fn readable(op: &str) -> &str {
+    match op {
+        "i2f" => "float(int)",
+        "u2f" => "float(uint)",
+        "b2f" | "b2f16" => "float(bool)",
+        "f2i" => "int(float)",
+        "f2u" => "uint(float)",
+        "f2b" | "f162b" => "bool(float)",
+        "i2b" => "bool(int)",
+        "b2i" => "int(bool)",
+        "csel" => "?:",
+        other => other,
     }
 }
 

@@ -142,7 +142,7 @@ fn comparison_section(site: &Site, c: &Comparison, links: &Links) -> String {
             out,
             "<details{}><summary><strong>{title} ({})</strong></summary>\n\
              <input class=\"filter\" hidden data-table=\"{id}\" placeholder=\"filter\">\n\
-             <table class=\"sortable {class}\" id=\"{id}\"><thead><tr><th>test</th>\
+             <div class=\"scroll\"><table class=\"sortable {class}\" id=\"{id}\"><thead><tr><th>test</th>\
              <th>{}</th><th>{}</th><th>what decided it</th></tr></thead><tbody>\n",
             if open { " open" } else { "" },
             list.len(),
@@ -152,7 +152,7 @@ fn comparison_section(site: &Site, c: &Comparison, links: &Links) -> String {
         for change in list {
             out.push_str(&change_row(change, old, new, links));
         }
-        out.push_str("</tbody></table></details>\n");
+        out.push_str("</tbody></table></div></details>\n");
     }
     for (title, names) in [
         ("New tests", &c.new_tests),
@@ -193,11 +193,6 @@ pub(crate) fn decided(before: Option<&TestRun>, after: Option<&TestRun>) -> Stri
         return String::new();
     };
     let mut parts = Vec::new();
-    if before.status != after.status {
-        if let Some(reason) = after.reason.as_deref().and_then(|r| r.lines().next()) {
-            parts.push(format!("<span class=\"mono\">{}</span>", esc(reason)));
-        }
-    }
     let mut shown = 0;
     for (k, probe) in after.probes.iter().enumerate() {
         for (c, now) in probe.channels.iter().enumerate() {
@@ -229,6 +224,12 @@ pub(crate) fn decided(before: Option<&TestRun>, after: Option<&TestRun>) -> Stri
                 num(now.highp),
                 num(now.mediump)
             ));
+        }
+    }
+    // A status change that no channel explains: the reason says why.
+    if parts.is_empty() && before.status != after.status {
+        if let Some(reason) = after.reason.as_deref().and_then(|r| r.lines().next()) {
+            parts.push(format!("<span class=\"mono\">{}</span>", esc(reason)));
         }
     }
     parts.join("<br>")

@@ -135,12 +135,15 @@ pub fn status_badge(status: &str) -> String {
     )
 }
 
-/// A float as the shortest text that reads back the same (`inf`, `-inf`, `NaN` spelt out).
+/// A float as the shortest text that reads back the same, as a binary32 value when it is one
+/// (`inf`, `-inf`, `NaN` spelt out).
 pub fn num(x: f64) -> String {
     if x.is_nan() {
         "NaN".into()
     } else if x.is_infinite() {
         if x > 0.0 { "inf" } else { "-inf" }.into()
+    } else if f64::from(x as f32) == x {
+        format!("{}", x as f32)
     } else {
         format!("{x}")
     }
@@ -201,7 +204,9 @@ mod tests {
 
     #[test]
     fn numbers_read_back_exactly() {
-        assert_eq!(num(0.489990234375), "0.489990234375");
+        assert_eq!(num(0.489990234375), "0.48999023");
+        assert_eq!(num(0.1), "0.1");
+        assert_eq!(num(f64::from(0.1f32)), "0.1");
         assert_eq!(num(f64::NEG_INFINITY), "-inf");
         assert_eq!(ulps(8052900.0), "8.053e6");
         assert_eq!(ulps(0.12345), "0.123");

@@ -217,32 +217,42 @@ fn channel_row(area: &DrawingArea<SVGBackend, Shift>, label: &str, c: &Channel) 
         .draw()
         .ok()?;
     let clamp = |v: f64| v.clamp(lo, hi);
-    let band = |(a, b): (f64, f64), y0: f64, y1: f64, colour: RGBAColor| {
-        Rectangle::new([(clamp(a), y0), (clamp(b), y1)], colour.filled())
+    // Bands with an outline, so an interval narrower than a pixel still shows as a line.
+    let band = |(a, b): (f64, f64), y0: f64, y1: f64, colour: RGBColor, alpha: f64| {
+        [
+            Rectangle::new([(clamp(a), y0), (clamp(b), y1)], colour.mix(alpha).filled()),
+            Rectangle::new([(clamp(a), y0), (clamp(b), y1)], colour.stroke_width(1)),
+        ]
     };
     chart
-        .draw_series([
-            band(c.mediump_bounds, 0.2, 2.8, MEDIUMP.mix(0.35)),
-            band(c.highp_bounds, 0.8, 2.2, HIGHP.mix(0.3)),
-        ])
-        .ok()?;
-    let at = |v: f64| (clamp(if v.is_nan() { lo } else { v }), 1.5);
-    chart
-        .draw_series([Circle::new(at(c.highp), 6, HIGHP.stroke_width(2))])
+        .draw_series(band(c.mediump_bounds, 0.2, 2.8, MEDIUMP, 0.35))
         .ok()?;
     chart
-        .draw_series([TriangleMarker::new(at(c.mediump), 6, VERMILLION.filled())])
+        .draw_series(band(c.highp_bounds, 0.6, 2.4, HIGHP, 0.3))
+        .ok()?;
+    // Each marker on its own height, so equal values stay visible: h low, m high, r above
+    // the middle, o in the middle.
+    let at = |v: f64, y: f64| (clamp(if v.is_nan() { lo } else { v }), y);
+    chart
+        .draw_series([Circle::new(at(c.highp, 0.9), 6, HIGHP.stroke_width(2))])
+        .ok()?;
+    chart
+        .draw_series([TriangleMarker::new(
+            at(c.mediump, 2.1),
+            6,
+            VERMILLION.filled(),
+        )])
         .ok()?;
     if let Some(r) = c.reference {
         chart
             .draw_series([Rectangle::new(
-                [(clamp(r), 1.9), (clamp(r), 2.3)],
+                [(clamp(r), 1.7), (clamp(r), 1.95)],
                 REFERENCE.stroke_width(8),
             )])
             .ok()?;
     }
     chart
-        .draw_series([Cross::new(at(c.observed), 7, BLACK.stroke_width(3))])
+        .draw_series([Cross::new(at(c.observed, 1.4), 7, BLACK.stroke_width(3))])
         .ok()?;
     Some(())
 }

@@ -93,7 +93,7 @@ fn run_section(run: &Run, test: &TestRun) -> String {
         return out;
     }
     out.push_str(
-        "<table class=\"sortable probes\"><thead><tr><th class=\"num\">line</th><th>pixel</th>\
+        "<div class=\"wide\"><table class=\"sortable probes\"><thead><tr><th class=\"num\">line</th><th>pixel</th>\
          <th>ch</th><th class=\"num\">expected</th><th class=\"num\">observed o</th>\
          <th class=\"num\">highp h</th><th class=\"num\">mediump m</th>\
          <th class=\"num\">reference r</th><th class=\"num\">exact</th><th>H</th><th>M</th>\
@@ -152,7 +152,7 @@ fn run_section(run: &Run, test: &TestRun) -> String {
             }
         }
     }
-    out.push_str("</tbody></table>\n");
+    out.push_str("</tbody></table></div>\n");
     match plots::channel_values(&plotted) {
         Some(svg) => {
             let _ = writeln!(
@@ -291,7 +291,7 @@ fn source_section(source: &AnnotatedSource) -> String {
     }
     marked.push_str(&esc(source.text.get(at..).unwrap_or("")));
     let mut lines = String::new();
-    for (i, line) in marked.split('\n').enumerate() {
+    for (i, line) in marked.trim_end().split('\n').enumerate() {
         let number = if i < source.added_lines {
             "+".to_string()
         } else {
@@ -300,10 +300,11 @@ fn source_section(source: &AnnotatedSource) -> String {
         let _ = writeln!(lines, "<span class=\"ln\">{number}</span>{line}");
     }
     format!(
-        "<h2>{} shader</h2>\n<p class=\"legend\"><mark class=\"op lowered\">lowered</mark> \
-         mediump or lowp, computed in 16 bits <mark class=\"op kept\">kept</mark> mediump or \
-         lowp, but computed in 32 bits <mark class=\"op highp\">highp</mark> 32 bits. Hover an \
-         operation for its IR. Lines marked + were added as piglit adds them.</p>\n\
+        "<h2>{} shader</h2>\n<p class=\"note\"><mark class=\"op lowered\">lowered</mark>: \
+         mediump or lowp, computed in 16 bits; <mark class=\"op kept\">kept</mark>: mediump or \
+         lowp, but computed in 32 bits; <mark class=\"op highp\">highp</mark>: 32 bits, as \
+         halfcheck's compiler resolves and lowers them for a driver that lowers as Mesa does. \
+         Hover an operation for its IR. Lines numbered + are not in the file (piglit adds them).</p>\n\
          <pre class=\"source\">{}</pre>\n",
         esc(&source.stage),
         lines.trim_end()
