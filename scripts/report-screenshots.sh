@@ -50,7 +50,7 @@ shoot() { # PAGE NAME HEIGHT
     [[ -s "$out/$name.png" ]] && echo "$out/$name.png: $page"
 }
 
-shoot index.html front 2200
+shoot index.html front ${FRONT_HEIGHT:-2200}
 shoot matrix.html matrix 1600
 shoot "$test_page" test 3000
 exit $failed

@@ -331,6 +331,37 @@ fn report_of_emulator_runs_shows_what_lowering_changes_without_a_driver() {
         "{regressions:?}"
     );
     check_site(&site);
+
+    // Three nights: lowered twice, then not: each regression first appeared on the third.
+    let nights: Vec<PathBuf> = (1..=3).map(|n| root.join(format!("night{n}"))).collect();
+    for (night, from) in nights.iter().zip([&mediump, &mediump, &highp]) {
+        std::fs::create_dir_all(night).expect("night dir");
+        std::fs::copy(from.join("results.json"), night.join("results.json")).expect("copy");
+    }
+    let history = root.join("history");
+    let output = halfcheck()
+        .args(["report", "--history"])
+        .args(&nights)
+        .arg("-o")
+        .arg(&history)
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", text(&output));
+    let page = read(&history.join("history.html"));
+    let row = page
+        .split("<tr>")
+        .find(|r| r.contains(">arithmetic/add_scalar.shader_test<"))
+        .expect("add_scalar regressed");
+    assert!(
+        row.contains("pass, lowered") && row.contains(">night3<"),
+        "{row}"
+    );
+    assert_eq!(
+        page.matches(">night1<").count(),
+        1,
+        "the trend table lists each night once"
+    );
+    check_site(&history);
 }
 
 #[test]

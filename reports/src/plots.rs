@@ -78,6 +78,9 @@ fn histogram(
         counts[ulp_bin(*e, top)] += 1;
     }
     let highest = counts.iter().copied().max().unwrap_or(0).max(1);
+    // About a dozen labels fit: the first two and the last bins, and every `step`-th power.
+    let step = top.div_ceil(12).max(1);
+    let labelled = move |b: usize| b < 2 || b == top || (b - 2) % step == 0 && top - b >= step;
     let mut chart = ChartBuilder::on(area)
         .caption(title, (FONT, 16))
         .margin(8)
@@ -88,9 +91,10 @@ fn histogram(
     chart
         .configure_mesh()
         .disable_x_mesh()
+        .y_max_light_lines(1)
         .x_labels(top + 1)
         .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(b) => ulp_bin_label(*b, top),
+            SegmentValue::CenterOf(b) if labelled(*b) => ulp_bin_label(*b, top),
             _ => String::new(),
         })
         .x_label_style((FONT, 10))
@@ -199,8 +203,15 @@ fn channel_row(area: &DrawingArea<SVGBackend, Shift>, label: &str, c: &Channel) 
         let pad = (hi - lo) * 0.06;
         (lo - pad, hi + pad)
     };
+    // Enough decimals that the labels of ticks differ.
+    let decimals = (-((hi - lo) / 6.0).log10()).ceil().clamp(0.0, 12.0) as usize + 1;
+    let caption = format!(
+        "{label}; H [{}, {}]",
+        crate::html::num(c.highp_bounds.0),
+        crate::html::num(c.highp_bounds.1)
+    );
     let mut chart = ChartBuilder::on(area)
-        .caption(label, (FONT, 13))
+        .caption(caption, (FONT, 13))
         .margin_left(16)
         .margin_right(24)
         .x_label_area_size(22)
@@ -208,12 +219,11 @@ fn channel_row(area: &DrawingArea<SVGBackend, Shift>, label: &str, c: &Channel) 
         .ok()?;
     chart
         .configure_mesh()
-        .disable_y_mesh()
+        .disable_mesh()
         .disable_y_axis()
         .x_labels(6)
-        .x_label_formatter(&|v| format!("{v:.6}"))
+        .x_label_formatter(&|v| format!("{v:.decimals$}"))
         .x_label_style((FONT, 10))
-        .light_line_style(WHITE)
         .draw()
         .ok()?;
     let clamp = |v: f64| v.clamp(lo, hi);
@@ -268,7 +278,15 @@ pub fn trend(nights: &[String], series: &[(String, Vec<usize>)]) -> Option<Strin
         .max()
         .unwrap_or(0)
         .max(1);
-    let palette = [GREEN, VERMILLION, HIGHP, MEDIUMP, REFERENCE, SKY, BLACK];
+    // The badges' colours: blue lowered, orange-red not lowered, black out of bounds.
+    let colour_of = |verdict: &str, k: usize| match verdict {
+        "lowered" => HIGHP,
+        "partial" => SKY,
+        "not-lowered" => VERMILLION,
+        "out-of-bounds" => BLACK,
+        "undetermined" | "n/a" | "unjudged" => RGBColor(150, 150, 150),
+        _ => [MEDIUMP, REFERENCE, GREEN][k % 3],
+    };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (900, 320)).into_drawing_area();
@@ -277,12 +295,15 @@ pub fn trend(nights: &[String], series: &[(String, Vec<usize>)]) -> Option<Strin
         let mut chart = ChartBuilder::on(&root)
             .caption("tests per verdict, night by night", (FONT, 16))
             .margin(10)
+            .margin_right(40)
             .x_label_area_size(40)
             .y_label_area_size(44)
             .build_cartesian_2d(0..last, 0..highest + highest / 10 + 1)
             .ok()?;
         chart
             .configure_mesh()
+            .disable_x_mesh()
+            .y_max_light_lines(1)
             .x_labels(nights.len().min(12))
             .x_label_formatter(&|i| nights.get(*i).cloned().unwrap_or_default())
             .x_label_style((FONT, 10))
@@ -290,7 +311,7 @@ pub fn trend(nights: &[String], series: &[(String, Vec<usize>)]) -> Option<Strin
             .draw()
             .ok()?;
         for (k, (name, counts)) in series.iter().enumerate() {
-            let colour = palette[k % palette.len()];
+            let colour = colour_of(name, k);
             let style = ShapeStyle::from(colour).stroke_width(2);
             chart
                 .draw_series(LineSeries::new(counts.iter().copied().enumerate(), style))
@@ -348,9 +369,7 @@ mod tests {
         };
         let svg = channel_values(&[("a".into(), &channel), ("b".into(), &channel)]).expect("drawn");
         assert!(svg.starts_with("<svg"), "{}", &svg[..80]);
-        assert_eq!(
-            svg.matches(">\na\n<").count() + svg.matches(">\nb\n<").count(),
-            2
-        );
+        assert_eq!(svg.matches(">\na; H [0.4899, 0.4901]\n<").count(), 1);
+        assert_eq!(svg.matches(">\nb; H [0.4899, 0.4901]\n<").count(), 1);
     }
 }
