@@ -6,7 +6,7 @@ use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
 use halfcheck::console::{logger, progress::ProgressDisplay, summary::summary};
 use halfcheck::outputs::{self, Review, CI_FILES};
-use halfcheck::report::{report, report_run, ReportOptions};
+use halfcheck::report::{report, report_run, Images, ReportOptions};
 use halfcheck::results::{read_results, ResultsFile};
 use halfcheck::runner::{run, worker_main, RunOptions};
 use halfcheck::validate::validate;
@@ -408,7 +408,11 @@ fn report_command(args: ReportArgs) -> ExitCode {
         baseline: args.baseline,
         history: args.history,
         tests: args.tests,
-        images: !args.no_images,
+        images: if args.no_images {
+            Images::None
+        } else {
+            Images::All
+        },
     };
     let started = Instant::now();
     match report(&options) {

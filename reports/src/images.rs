@@ -19,7 +19,7 @@ pub const HEAT_MIN_LOG2: f64 = -24.0;
 pub fn framebuffer_png(image: &FloatImage) -> Result<Vec<u8>, String> {
     let to_byte = |v: f32| {
         let clamped = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
-        (clamped * 255.0).round() as u8
+        (clamped * 255.0 + 0.5) as u8
     };
     encode(image.width, image.height, |x, y| {
         let p = pixel(image, x, y).unwrap_or([0.0; 4]);
@@ -30,34 +30,37 @@ pub fn framebuffer_png(image: &FloatImage) -> Result<Vec<u8>, String> {
 /// A heat map of |a - b| per pixel (largest over the channels), with the largest difference
 /// found; `None` when the images differ in size.
 pub fn difference_png(a: &FloatImage, b: &FloatImage) -> Option<Result<(Vec<u8>, f64), String>> {
-    if a.width != b.width || a.height != b.height {
+    if a.width != b.width || a.height != b.height || a.pixels.len() != b.pixels.len() {
         return None;
     }
-    let difference = |x: u32, y: u32| {
-        let (Some(p), Some(q)) = (pixel(a, x, y), pixel(b, x, y)) else {
-            return 0.0;
-        };
-        p.iter()
-            .zip(q)
-            .map(|(u, v)| {
-                if u.to_bits() == v.to_bits() {
+    let differences: Vec<f64> = a
+        .pixels
+        .iter()
+        .zip(&b.pixels)
+        .map(|(p, q)| {
+            p.iter().zip(q).fold(0.0, |largest: f64, (u, v)| {
+                let d = if u.to_bits() == v.to_bits() {
                     0.0
                 } else {
-                    (f64::from(*u) - f64::from(v)).abs()
+                    (f64::from(*u) - f64::from(*v)).abs()
+                };
+                if d.is_nan() {
+                    f64::INFINITY
+                } else {
+                    largest.max(d)
                 }
             })
-            .fold(
-                0.0,
-                |m: f64, d| if d.is_nan() { f64::INFINITY } else { m.max(d) },
-            )
+        })
+        .collect();
+    let largest = differences.iter().copied().fold(0.0, f64::max);
+    let at = |x: u32, y: u32| {
+        let row = a.height.saturating_sub(1).saturating_sub(y) as usize;
+        differences
+            .get(row * a.width as usize + x as usize)
+            .copied()
+            .unwrap_or(0.0)
     };
-    let mut largest: f64 = 0.0;
-    for y in 0..a.height {
-        for x in 0..a.width {
-            largest = largest.max(difference(x, y));
-        }
-    }
-    Some(encode(a.width, a.height, |x, y| heat(difference(x, y))).map(|png| (png, largest)))
+    Some(encode(a.width, a.height, |x, y| heat(at(x, y))).map(|png| (png, largest)))
 }
 
 /// The heat map's colour for a difference.

@@ -47,7 +47,8 @@ pub fn find(name: &str, roots: &[PathBuf]) -> Option<PathBuf> {
     })
 }
 
-/// The detail of one test found at `file` (or the note that it was not found).
+/// The detail of one test found at `file` (or the note that it was not found), with the
+/// emulator's images when `images`.
 pub fn detail(file: Option<PathBuf>, images: bool) -> TestDetail {
     let Some(file) = file else {
         return TestDetail {

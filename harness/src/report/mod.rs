@@ -14,7 +14,7 @@ mod rerun;
 
 pub use load::{load, Loaded};
 
-use crate::results::ResultsFile;
+use crate::results::{ResultsFile, Status, Verdict};
 use crate::verdict::compare::compare;
 use halfcheck_reports::model::{FirstSeen, History, Site};
 use halfcheck_reports::{render, Written};
@@ -36,8 +36,22 @@ pub struct ReportOptions {
     pub history: bool,
     /// More directories to look for the tests' files in.
     pub tests: Vec<PathBuf>,
-    /// Compute the emulator's whole-framebuffer images.
-    pub images: bool,
+    /// Which tests get the emulator's whole-framebuffer images.
+    pub images: Images,
+}
+
+/// Which tests' pages show the emulator's images (two whole-framebuffer renders per test:
+/// most of a report's time).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Images {
+    /// Every test's.
+    #[default]
+    All,
+    /// Only tests that need a look in some run: not passed, or a verdict other than
+    /// `lowered` and `n/a` (what `run`'s own report shows, to stay cheap).
+    NeedingALook,
+    /// None.
+    None,
 }
 
 /// What a report run produced.
@@ -85,7 +99,7 @@ pub fn report_run(
     };
     let options = ReportOptions {
         out: out.to_path_buf(),
-        images: true,
+        images: Images::NeedingALook,
         ..ReportOptions::default()
     };
     write(
@@ -205,7 +219,25 @@ fn details(
         .into_par_iter()
         .map(|name| {
             let file = detail::find(name, &roots);
-            (name.clone(), detail::detail(file, options.images))
+            let images = match options.images {
+                Images::All => true,
+                Images::None => false,
+                Images::NeedingALook => runs.iter().any(|run| {
+                    run.results.tests.get(name).is_some_and(|t| {
+                        !matches!(t.status, Status::Pass | Status::Skip)
+                            || !matches!(t.verdict, None | Some(Verdict::Lowered | Verdict::NotApplicable))
+                    })
+                }),
+            };
+            let mut detail = detail::detail(file, images);
+            if !images && options.images == Images::NeedingALook {
+                detail.notes.push(
+                    "This report skips the emulator's framebuffer images of tests that passed as \
+                     expected; halfcheck report draws them for every test."
+                        .into(),
+                );
+            }
+            (name.clone(), detail)
         })
         .collect()
 }
