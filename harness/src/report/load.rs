@@ -47,22 +47,27 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
         (read_results(&file)?, Vec::new())
     };
     Ok(Loaded {
-        label: label_of(&file),
+        label: label_of(&file, &results.run.renderer),
         path: file,
         results,
         warnings,
     })
 }
 
-/// The name of the directory holding `file` (or the file's stem when it has none).
-fn label_of(file: &Path) -> String {
+/// The name of the directory holding `file`; for `run`'s default directory (`results`),
+/// the renderer's first word (`llvmpipe`, `softpipe`, ...) says more.
+pub fn label_of(file: &Path, renderer: &str) -> String {
     let dir = file
         .parent()
         .and_then(|p| p.file_name())
-        .map(|n| n.to_string_lossy().into_owned());
-    dir.filter(|d| !d.is_empty())
-        .or_else(|| file.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| "run".into())
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|d| !d.is_empty() && d != "results");
+    let driver = renderer
+        .split_whitespace()
+        .next()
+        .filter(|w| !w.is_empty())
+        .map(str::to_string);
+    dir.or(driver).unwrap_or_else(|| "run".into())
 }
 
 /// Reads a journal; a line that is not a result or run information becomes a warning.
@@ -140,6 +145,20 @@ mod tests {
         );
         assert_eq!(loaded.label, dir.file_name().unwrap().to_string_lossy());
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn runs_are_named_by_their_directory_or_for_the_default_one_by_their_driver() {
+        let renderer = "llvmpipe (LLVM 15.0.6, 256 bits)";
+        assert_eq!(
+            label_of(Path::new("nightly/2026-11-24/results.json"), renderer),
+            "2026-11-24"
+        );
+        assert_eq!(
+            label_of(Path::new("results/results.json"), renderer),
+            "llvmpipe"
+        );
+        assert_eq!(label_of(Path::new("results.json"), ""), "run");
     }
 
     #[test]

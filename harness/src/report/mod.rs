@@ -90,10 +90,7 @@ pub fn report_run(
 ) -> Result<ReportSummary, String> {
     let loaded = |results: &ResultsFile, path: &Path| Loaded {
         path: path.to_path_buf(),
-        label: path
-            .parent()
-            .and_then(|p| p.file_name())
-            .map_or_else(|| "run".into(), |n| n.to_string_lossy().into_owned()),
+        label: load::label_of(path, &results.run.renderer),
         results: results.clone(),
         warnings: Vec::new(),
     };
@@ -225,7 +222,10 @@ fn details(
                 Images::NeedingALook => runs.iter().any(|run| {
                     run.results.tests.get(name).is_some_and(|t| {
                         !matches!(t.status, Status::Pass | Status::Skip)
-                            || !matches!(t.verdict, None | Some(Verdict::Lowered | Verdict::NotApplicable))
+                            || !matches!(
+                                t.verdict,
+                                None | Some(Verdict::Lowered | Verdict::NotApplicable)
+                            )
                     })
                 }),
             };
