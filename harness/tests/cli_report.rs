@@ -301,9 +301,10 @@ fn report_of_emulator_runs_shows_what_lowering_changes_without_a_driver() {
     let root = temp_dir("report-emu");
     let (highp, mediump) = (root.join("highp"), root.join("mediump"));
     let filter = ["-t", "^arithmetic/", "--no-report", "--backend", "emu"];
+    // The mediump run keeps its framebuffers: the observed image and |observed - highp|.
     let a = run(
         &mediump,
-        &[&filter[..], &["--emu-mode", "mediump"]].concat(),
+        &[&filter[..], &["--emu-mode", "mediump", "--framebuffers"]].concat(),
         &[],
     );
     let b = run(
@@ -331,6 +332,16 @@ fn report_of_emulator_runs_shows_what_lowering_changes_without_a_driver() {
         "{regressions:?}"
     );
     check_site(&site);
+    let page = read(&site.join("tests/arithmetic@add_scalar.html"));
+    assert!(
+        page.contains("arithmetic@add_scalar-run0-observed.png"),
+        "no observed image"
+    );
+    // fract(a + b) is 0.25 lowered and 0.48999 at highp on every pixel.
+    assert!(
+        page.contains("|observed − highp| on mediump; largest 0.23999"),
+        "no heat map"
+    );
 
     // Three nights: lowered twice, then not: each regression first appeared on the third.
     let nights: Vec<PathBuf> = (1..=3).map(|n| root.join(format!("night{n}"))).collect();

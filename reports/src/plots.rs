@@ -80,7 +80,8 @@ fn histogram(
     let highest = counts.iter().copied().max().unwrap_or(0).max(1);
     // About a dozen labels fit: the first two and the last bins, and every `step`-th power.
     let step = top.div_ceil(12).max(1);
-    let labelled = move |b: usize| b < 2 || b == top || (b - 2) % step == 0 && top - b >= step;
+    let labelled =
+        move |b: usize| b < 2 || b == top || ((b - 2).is_multiple_of(step) && top - b >= step);
     let mut chart = ChartBuilder::on(area)
         .caption(title, (FONT, 16))
         .margin(8)

@@ -1,15 +1,19 @@
 //! The one place that turns the results contract into the renderer's model: when
 //! `results.json` grows, this is the file that follows.
 
+use super::detail::float_image;
 use super::load::Loaded;
-use crate::results::{ChannelAnalysis, ProbeResult, RunInfo, TestResult};
+use crate::backend::WindowImage;
+use crate::results::{ChannelAnalysis, FramebufferFile, ProbeResult, RunInfo, TestResult};
 use crate::verdict::compare::{Change, Comparison};
 use halfcheck_reports::model;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// A run for the renderer; `rerun` gives the command that reruns one test of it.
 pub fn run(loaded: &Loaded, label: &str, rerun: &dyn Fn(&str) -> Option<String>) -> model::Run {
     let info = &loaded.results.run;
+    let directory = loaded.path.parent().unwrap_or(Path::new(".")).to_path_buf();
     model::Run {
         label: label.to_string(),
         source: loaded.path.clone(),
@@ -24,22 +28,52 @@ pub fn run(loaded: &Loaded, label: &str, rerun: &dyn Fn(&str) -> Option<String>)
             .results
             .tests
             .iter()
-            .map(|(name, result)| (name.clone(), test(result, rerun(name))))
+            .map(|(name, result)| (name.clone(), test(result, rerun(name), &directory)))
             .collect(),
     }
 }
 
-fn test(result: &TestResult, rerun: Option<String>) -> model::TestRun {
+/// One test of a run whose results directory is `directory` (where its framebuffer files
+/// are); a framebuffer file that cannot be read says why in the test's logs.
+fn test(result: &TestResult, rerun: Option<String>, directory: &Path) -> model::TestRun {
+    let mut logs = result.logs.clone();
+    let observed_image =
+        result
+            .framebuffer
+            .as_ref()
+            .and_then(|file| match observed_image(file, directory) {
+                Ok(image) => Some(image),
+                Err(why) => {
+                    logs.insert("framebuffer".into(), why);
+                    None
+                }
+            });
     model::TestRun {
         status: result.status.as_str().to_string(),
         verdict: result.verdict.map(|v| v.as_str().to_string()),
         duration_s: result.duration_s,
         reason: result.reason.clone(),
         probes: result.probes.iter().map(probe).collect(),
-        logs: result.logs.clone(),
+        logs,
         rerun,
-        observed_image: None,
+        observed_image,
     }
+}
+
+/// The framebuffer a run kept (`run --framebuffers`).
+fn observed_image(file: &FramebufferFile, directory: &Path) -> Result<model::FloatImage, String> {
+    let path = directory.join(&file.path);
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let window = WindowImage::from_bytes(file.width, file.height, &bytes).ok_or_else(|| {
+        format!(
+            "{}: {} bytes, not the {} x {} x 16 its results record",
+            path.display(),
+            bytes.len(),
+            file.width,
+            file.height
+        )
+    })?;
+    Ok(float_image(&window))
 }
 
 fn probe(p: &ProbeResult) -> model::Probe {
