@@ -9,8 +9,6 @@ use std::path::PathBuf;
 /// Everything one report shows.
 #[derive(Debug, Clone, Default)]
 pub struct Site {
-    /// The title of every page.
-    pub title: String,
     /// The runs, in the order given (the matrix's columns).
     pub runs: Vec<Run>,
     /// Comparisons between runs (the front page lists their regressions first).

@@ -158,7 +158,6 @@ fn site(runs: &[Loaded], has_baseline: bool, options: &ReportOptions) -> Site {
             .unwrap_or_default(),
     });
     Site {
-        title: "halfcheck report".into(),
         comparisons: comparisons
             .iter()
             .map(|(old, new, c)| adapt::comparison(&labels[*old], &labels[*new], c))
