@@ -47,12 +47,19 @@ pub enum Images {
     /// Every test's.
     #[default]
     All,
-    /// Only tests that need a look in some run: not passed, or a verdict other than
-    /// `lowered` and `n/a` (what `run`'s own report shows, to stay cheap).
-    NeedingALook,
+    /// Only the first `at_most` tests (by name) that need a look in some run: not passed,
+    /// or a verdict other than `lowered` and `n/a` (what `run`'s own report shows, to stay
+    /// cheap however badly the run went).
+    NeedingALook {
+        /// How many tests at most.
+        at_most: usize,
+    },
     /// None.
     None,
 }
+
+/// How many tests get the emulator's images in the report `run` writes.
+const RUN_REPORT_IMAGES: usize = 20;
 
 /// What a report run produced.
 #[derive(Debug, Clone)]
@@ -96,7 +103,9 @@ pub fn report_run(
     };
     let options = ReportOptions {
         out: out.to_path_buf(),
-        images: Images::NeedingALook,
+        images: Images::NeedingALook {
+            at_most: RUN_REPORT_IMAGES,
+        },
         ..ReportOptions::default()
     };
     write(
@@ -211,32 +220,42 @@ fn details(
         }
     }
     let names: BTreeSet<&String> = runs.iter().flat_map(|r| r.results.tests.keys()).collect();
+    let with_images: BTreeSet<&String> = match options.images {
+        Images::All => names.clone(),
+        Images::None => BTreeSet::new(),
+        Images::NeedingALook { at_most } => names
+            .iter()
+            .copied()
+            .filter(|name| {
+                runs.iter()
+                    .any(|run| run.results.tests.get(*name).is_some_and(needs_a_look))
+            })
+            .take(at_most)
+            .collect(),
+    };
     names
         .into_par_iter()
         .map(|name| {
             let file = detail::find(name, &roots);
-            let images = match options.images {
-                Images::All => true,
-                Images::None => false,
-                Images::NeedingALook => runs.iter().any(|run| {
-                    run.results.tests.get(name).is_some_and(|t| {
-                        !matches!(t.status, Status::Pass | Status::Skip)
-                            || !matches!(
-                                t.verdict,
-                                None | Some(Verdict::Lowered | Verdict::NotApplicable)
-                            )
-                    })
-                }),
-            };
+            let images = with_images.contains(name);
             let mut detail = detail::detail(file, images);
-            if !images && options.images == Images::NeedingALook {
-                detail.notes.push(
-                    "This report skips the emulator's framebuffer images of tests that passed as \
-                     expected; halfcheck report draws them for every test."
-                        .into(),
-                );
+            if let (false, Images::NeedingALook { at_most }) = (images, options.images) {
+                detail.notes.push(format!(
+                    "To stay quick, this report draws the emulator's framebuffer images only for \
+                     the first {at_most} tests that need a look; halfcheck report draws them for \
+                     every test."
+                ));
             }
             (name.clone(), detail)
         })
         .collect()
+}
+
+/// Whether a result needs a look: not passed, or a verdict other than `lowered` and `n/a`.
+fn needs_a_look(result: &crate::results::TestResult) -> bool {
+    !matches!(result.status, Status::Pass | Status::Skip)
+        || !matches!(
+            result.verdict,
+            None | Some(Verdict::Lowered | Verdict::NotApplicable)
+        )
 }
