@@ -35,10 +35,11 @@ pub fn page(site: &Site, links: &Links) -> String {
     body.push_str("</div>\n");
     body.push_str(&counts(site));
     body.push_str(
-        "<h2>Observed error</h2>\n<p class=\"note\">Every judged channel that \
-        could discriminate: |o - exact| in ULPs of binary16 and of binary32 at the exact value. \
-        A driver that lowers has errors near one binary16 ULP (thousands of binary32 ULPs); one \
-        that does not stays within a few binary32 ULPs.</p>\n",
+        "<h2>Observed error</h2>\n<p class=\"note\">Every judged channel that could \
+         discriminate: |o - exact| in ULPs of binary16 and of binary32 at the exact value. A \
+         driver that does not lower stays within a few binary32 ULPs (under one binary16 ULP); \
+         lowering shows as errors of a binary16 ULP or more, far more where a test amplifies \
+         them (as <code>fract(x * 1024.0)</code> does).</p>\n",
     );
     for run in &site.runs {
         let channels: Vec<&Channel> = run
