@@ -54,64 +54,110 @@ pub enum Punct {
     HashHash,
 }
 
-/// Three-, two- and one-byte punctuators, longest first.
-const PUNCTS: &[(&str, Punct)] = &[
-    ("<<=", Punct::ShlAssign),
-    (">>=", Punct::ShrAssign),
-    ("++", Punct::Inc),
-    ("--", Punct::Dec),
-    ("<<", Punct::Shl),
-    (">>", Punct::Shr),
-    ("<=", Punct::Le),
-    (">=", Punct::Ge),
-    ("==", Punct::EqEq),
-    ("!=", Punct::Ne),
-    ("&&", Punct::AndAnd),
-    ("||", Punct::OrOr),
-    ("^^", Punct::XorXor),
-    ("+=", Punct::AddAssign),
-    ("-=", Punct::SubAssign),
-    ("*=", Punct::MulAssign),
-    ("/=", Punct::DivAssign),
-    ("%=", Punct::ModAssign),
-    ("&=", Punct::AndAssign),
-    ("^=", Punct::XorAssign),
-    ("|=", Punct::OrAssign),
-    ("##", Punct::HashHash),
-    ("(", Punct::LParen),
-    (")", Punct::RParen),
-    ("[", Punct::LBracket),
-    ("]", Punct::RBracket),
-    ("{", Punct::LBrace),
-    ("}", Punct::RBrace),
-    (".", Punct::Dot),
-    (",", Punct::Comma),
-    (";", Punct::Semicolon),
-    (":", Punct::Colon),
-    ("?", Punct::Question),
-    ("+", Punct::Plus),
-    ("-", Punct::Minus),
-    ("*", Punct::Star),
-    ("/", Punct::Slash),
-    ("%", Punct::Percent),
-    ("<", Punct::Lt),
-    (">", Punct::Gt),
-    ("=", Punct::Assign),
-    ("!", Punct::Not),
-    ("~", Punct::Tilde),
-    ("&", Punct::Amp),
-    ("|", Punct::Pipe),
-    ("^", Punct::Caret),
-    ("#", Punct::Hash),
-];
-
 impl Punct {
     /// The punctuator's spelling.
     pub fn as_str(self) -> &'static str {
-        PUNCTS
-            .iter()
-            .find(|(_, p)| *p == self)
-            .map_or("", |(s, _)| s)
+        match self {
+            Punct::LParen => "(",
+            Punct::RParen => ")",
+            Punct::LBracket => "[",
+            Punct::RBracket => "]",
+            Punct::LBrace => "{",
+            Punct::RBrace => "}",
+            Punct::Dot => ".",
+            Punct::Comma => ",",
+            Punct::Semicolon => ";",
+            Punct::Colon => ":",
+            Punct::Question => "?",
+            Punct::Plus => "+",
+            Punct::Minus => "-",
+            Punct::Star => "*",
+            Punct::Slash => "/",
+            Punct::Percent => "%",
+            Punct::Lt => "<",
+            Punct::Gt => ">",
+            Punct::Le => "<=",
+            Punct::Ge => ">=",
+            Punct::EqEq => "==",
+            Punct::Ne => "!=",
+            Punct::Assign => "=",
+            Punct::Not => "!",
+            Punct::Tilde => "~",
+            Punct::Amp => "&",
+            Punct::Pipe => "|",
+            Punct::Caret => "^",
+            Punct::AndAnd => "&&",
+            Punct::OrOr => "||",
+            Punct::XorXor => "^^",
+            Punct::Shl => "<<",
+            Punct::Shr => ">>",
+            Punct::Inc => "++",
+            Punct::Dec => "--",
+            Punct::AddAssign => "+=",
+            Punct::SubAssign => "-=",
+            Punct::MulAssign => "*=",
+            Punct::DivAssign => "/=",
+            Punct::ModAssign => "%=",
+            Punct::ShlAssign => "<<=",
+            Punct::ShrAssign => ">>=",
+            Punct::AndAssign => "&=",
+            Punct::XorAssign => "^=",
+            Punct::OrAssign => "|=",
+            Punct::Hash => "#",
+            Punct::HashHash => "##",
+        }
+    }
+
+    /// The longest punctuator at the start of `bytes`, and its length.
+    fn scan(bytes: &[u8]) -> Option<(Punct, usize)> {
+        use Punct as P;
+        let first = *bytes.first()?;
+        let second = bytes.get(1).copied().unwrap_or(0);
+        // A punctuator whose second byte may be `=`, doubled, or both.
+        let pick = |single, doubled: Option<Punct>, with_eq: Option<Punct>| match second {
+            b'=' if with_eq.is_some() => with_eq.map(|p| (p, 2)),
+            _ if second == first && doubled.is_some() => doubled.map(|p| (p, 2)),
+            _ => Some((single, 1)),
+        };
+        match first {
+            b'(' => Some((P::LParen, 1)),
+            b')' => Some((P::RParen, 1)),
+            b'[' => Some((P::LBracket, 1)),
+            b']' => Some((P::RBracket, 1)),
+            b'{' => Some((P::LBrace, 1)),
+            b'}' => Some((P::RBrace, 1)),
+            b'.' => Some((P::Dot, 1)),
+            b',' => Some((P::Comma, 1)),
+            b';' => Some((P::Semicolon, 1)),
+            b':' => Some((P::Colon, 1)),
+            b'?' => Some((P::Question, 1)),
+            b'~' => Some((P::Tilde, 1)),
+            b'+' => pick(P::Plus, Some(P::Inc), Some(P::AddAssign)),
+            b'-' => pick(P::Minus, Some(P::Dec), Some(P::SubAssign)),
+            b'*' => pick(P::Star, None, Some(P::MulAssign)),
+            b'/' => pick(P::Slash, None, Some(P::DivAssign)),
+            b'%' => pick(P::Percent, None, Some(P::ModAssign)),
+            b'=' => pick(P::Assign, Some(P::EqEq), None),
+            b'!' => pick(P::Not, None, Some(P::Ne)),
+            b'&' => pick(P::Amp, Some(P::AndAnd), Some(P::AndAssign)),
+            b'|' => pick(P::Pipe, Some(P::OrOr), Some(P::OrAssign)),
+            b'^' => pick(P::Caret, Some(P::XorXor), Some(P::XorAssign)),
+            b'#' => pick(P::Hash, Some(P::HashHash), None),
+            b'<' | b'>' => {
+                let (less, less_eq, shift, shift_eq) = if first == b'<' {
+                    (P::Lt, P::Le, P::Shl, P::ShlAssign)
+                } else {
+                    (P::Gt, P::Ge, P::Shr, P::ShrAssign)
+                };
+                match (second == first, bytes.get(2) == Some(&b'=')) {
+                    (true, true) => Some((shift_eq, 3)),
+                    (true, false) => Some((shift, 2)),
+                    _ if second == b'=' => Some((less_eq, 2)),
+                    _ => Some((less, 1)),
+                }
+            }
+            _ => None,
+        }
     }
 }
 
@@ -212,9 +258,9 @@ impl Iterator for Scanner<'_> {
         {
             self.scan_number();
             RawKind::Number
-        } else if let Some((s, p)) = PUNCTS.iter().find(|(s, _)| rest.starts_with(s)) {
-            self.pos += s.len();
-            RawKind::Punct(*p)
+        } else if let Some((p, len)) = Punct::scan(rest.as_bytes()) {
+            self.pos += len;
+            RawKind::Punct(p)
         } else {
             self.pos += rest.chars().next().map_or(1, char::len_utf8);
             RawKind::Other
@@ -250,6 +296,20 @@ mod tests {
         assert_eq!(kinds("1.5e-3f+x")[0], (RawKind::Number, "1.5e-3f"));
         assert_eq!(kinds(".5")[0], (RawKind::Number, ".5"));
         assert_eq!(kinds("0xE+1")[0], (RawKind::Number, "0xE"));
+    }
+
+    #[test]
+    fn every_punctuator_scans_back_to_itself() {
+        let spellings = [
+            "(", ")", "[", "]", "{", "}", ".", ",", ";", ":", "?", "+", "-", "*", "/", "%", "<",
+            ">", "<=", ">=", "==", "!=", "=", "!", "~", "&", "|", "^", "&&", "||", "^^", "<<",
+            ">>", "++", "--", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "#",
+            "##",
+        ];
+        for spelling in spellings {
+            let (punct, len) = Punct::scan(spelling.as_bytes()).expect(spelling);
+            assert_eq!((punct.as_str(), len), (spelling, spelling.len()));
+        }
     }
 
     #[test]

@@ -50,97 +50,118 @@ pub enum Keyword {
     Struct,
 }
 
-/// (spelling, keyword, first version where it is a keyword)
-const KEYWORDS: &[(&str, Keyword, Version)] = &[
-    ("attribute", Keyword::Attribute, Version::Es100),
-    ("const", Keyword::Const, Version::Es100),
-    ("uniform", Keyword::Uniform, Version::Es100),
-    ("varying", Keyword::Varying, Version::Es100),
-    ("buffer", Keyword::Buffer, Version::Es310),
-    ("shared", Keyword::Shared, Version::Es310),
-    ("coherent", Keyword::Coherent, Version::Es310),
-    ("volatile", Keyword::Volatile, Version::Es100),
-    ("restrict", Keyword::Restrict, Version::Es310),
-    ("readonly", Keyword::Readonly, Version::Es310),
-    ("writeonly", Keyword::Writeonly, Version::Es310),
-    ("layout", Keyword::Layout, Version::Es100),
-    ("centroid", Keyword::Centroid, Version::Es100),
-    ("flat", Keyword::Flat, Version::Es100),
-    ("smooth", Keyword::Smooth, Version::Es100),
-    ("sample", Keyword::Sample, Version::Es310),
-    ("patch", Keyword::Patch, Version::Es310),
-    ("precise", Keyword::Precise, Version::Es310),
-    ("invariant", Keyword::Invariant, Version::Es100),
-    ("break", Keyword::Break, Version::Es100),
-    ("continue", Keyword::Continue, Version::Es100),
-    ("do", Keyword::Do, Version::Es100),
-    ("for", Keyword::For, Version::Es100),
-    ("while", Keyword::While, Version::Es100),
-    ("switch", Keyword::Switch, Version::Es100),
-    ("case", Keyword::Case, Version::Es100),
-    ("default", Keyword::Default, Version::Es100),
-    ("if", Keyword::If, Version::Es100),
-    ("else", Keyword::Else, Version::Es100),
-    ("in", Keyword::In, Version::Es100),
-    ("out", Keyword::Out, Version::Es100),
-    ("inout", Keyword::Inout, Version::Es100),
-    ("lowp", Keyword::Lowp, Version::Es100),
-    ("mediump", Keyword::Mediump, Version::Es100),
-    ("highp", Keyword::Highp, Version::Es100),
-    ("precision", Keyword::Precision, Version::Es100),
-    ("discard", Keyword::Discard, Version::Es100),
-    ("return", Keyword::Return, Version::Es100),
-    ("struct", Keyword::Struct, Version::Es100),
-];
+/// What a word that is no plain identifier means.
+#[derive(Clone, Copy, Debug)]
+enum Word {
+    /// A keyword from the given version on (an identifier before it).
+    Keyword(Keyword, Version),
+    /// Reserved for future use in every GLSL ES version: using it is an error.
+    Reserved,
+    /// `true` or `false`.
+    Bool(bool),
+}
 
-/// Words reserved for future use in every GLSL ES version: using one is an error.
-const RESERVED: &[&str] = &[
-    "asm",
-    "class",
-    "union",
-    "enum",
-    "typedef",
-    "template",
-    "this",
-    "goto",
-    "inline",
-    "noinline",
-    "public",
-    "static",
-    "extern",
-    "external",
-    "interface",
-    "long",
-    "short",
-    "double",
-    "half",
-    "fixed",
-    "unsigned",
-    "superp",
-    "input",
-    "output",
-    "hvec2",
-    "hvec3",
-    "hvec4",
-    "dvec2",
-    "dvec3",
-    "dvec4",
-    "fvec2",
-    "fvec3",
-    "fvec4",
-    "sizeof",
-    "cast",
-    "namespace",
-    "using",
+/// Keywords, reserved words and the boolean literals, sorted by spelling for binary search.
+const WORDS: &[(&str, Word)] = &[
+    ("asm", Word::Reserved),
+    (
+        "attribute",
+        Word::Keyword(Keyword::Attribute, Version::Es100),
+    ),
+    ("break", Word::Keyword(Keyword::Break, Version::Es100)),
+    ("buffer", Word::Keyword(Keyword::Buffer, Version::Es310)),
+    ("case", Word::Keyword(Keyword::Case, Version::Es100)),
+    ("cast", Word::Reserved),
+    ("centroid", Word::Keyword(Keyword::Centroid, Version::Es100)),
+    ("class", Word::Reserved),
+    ("coherent", Word::Keyword(Keyword::Coherent, Version::Es310)),
+    ("const", Word::Keyword(Keyword::Const, Version::Es100)),
+    ("continue", Word::Keyword(Keyword::Continue, Version::Es100)),
+    ("default", Word::Keyword(Keyword::Default, Version::Es100)),
+    ("discard", Word::Keyword(Keyword::Discard, Version::Es100)),
+    ("do", Word::Keyword(Keyword::Do, Version::Es100)),
+    ("double", Word::Reserved),
+    ("dvec2", Word::Reserved),
+    ("dvec3", Word::Reserved),
+    ("dvec4", Word::Reserved),
+    ("else", Word::Keyword(Keyword::Else, Version::Es100)),
+    ("enum", Word::Reserved),
+    ("extern", Word::Reserved),
+    ("external", Word::Reserved),
+    ("false", Word::Bool(false)),
+    ("fixed", Word::Reserved),
+    ("flat", Word::Keyword(Keyword::Flat, Version::Es100)),
+    ("for", Word::Keyword(Keyword::For, Version::Es100)),
+    ("fvec2", Word::Reserved),
+    ("fvec3", Word::Reserved),
+    ("fvec4", Word::Reserved),
+    ("goto", Word::Reserved),
+    ("half", Word::Reserved),
+    ("highp", Word::Keyword(Keyword::Highp, Version::Es100)),
+    ("hvec2", Word::Reserved),
+    ("hvec3", Word::Reserved),
+    ("hvec4", Word::Reserved),
+    ("if", Word::Keyword(Keyword::If, Version::Es100)),
+    ("in", Word::Keyword(Keyword::In, Version::Es100)),
+    ("inline", Word::Reserved),
+    ("inout", Word::Keyword(Keyword::Inout, Version::Es100)),
+    ("input", Word::Reserved),
+    ("interface", Word::Reserved),
+    (
+        "invariant",
+        Word::Keyword(Keyword::Invariant, Version::Es100),
+    ),
+    ("layout", Word::Keyword(Keyword::Layout, Version::Es100)),
+    ("long", Word::Reserved),
+    ("lowp", Word::Keyword(Keyword::Lowp, Version::Es100)),
+    ("mediump", Word::Keyword(Keyword::Mediump, Version::Es100)),
+    ("namespace", Word::Reserved),
+    ("noinline", Word::Reserved),
+    ("out", Word::Keyword(Keyword::Out, Version::Es100)),
+    ("output", Word::Reserved),
+    ("patch", Word::Keyword(Keyword::Patch, Version::Es310)),
+    ("precise", Word::Keyword(Keyword::Precise, Version::Es310)),
+    (
+        "precision",
+        Word::Keyword(Keyword::Precision, Version::Es100),
+    ),
+    ("public", Word::Reserved),
+    ("readonly", Word::Keyword(Keyword::Readonly, Version::Es310)),
+    ("restrict", Word::Keyword(Keyword::Restrict, Version::Es310)),
+    ("return", Word::Keyword(Keyword::Return, Version::Es100)),
+    ("sample", Word::Keyword(Keyword::Sample, Version::Es310)),
+    ("shared", Word::Keyword(Keyword::Shared, Version::Es310)),
+    ("short", Word::Reserved),
+    ("sizeof", Word::Reserved),
+    ("smooth", Word::Keyword(Keyword::Smooth, Version::Es100)),
+    ("static", Word::Reserved),
+    ("struct", Word::Keyword(Keyword::Struct, Version::Es100)),
+    ("superp", Word::Reserved),
+    ("switch", Word::Keyword(Keyword::Switch, Version::Es100)),
+    ("template", Word::Reserved),
+    ("this", Word::Reserved),
+    ("true", Word::Bool(true)),
+    ("typedef", Word::Reserved),
+    ("uniform", Word::Keyword(Keyword::Uniform, Version::Es100)),
+    ("union", Word::Reserved),
+    ("unsigned", Word::Reserved),
+    ("using", Word::Reserved),
+    ("varying", Word::Keyword(Keyword::Varying, Version::Es100)),
+    ("volatile", Word::Keyword(Keyword::Volatile, Version::Es100)),
+    ("while", Word::Keyword(Keyword::While, Version::Es100)),
+    (
+        "writeonly",
+        Word::Keyword(Keyword::Writeonly, Version::Es310),
+    ),
 ];
 
 impl Keyword {
     /// The keyword's spelling.
     pub fn as_str(self) -> &'static str {
-        KEYWORDS
+        WORDS
             .iter()
-            .find(|(_, k, _)| *k == self)
-            .map_or("", |(s, _, _)| s)
+            .find(|(_, w)| matches!(w, Word::Keyword(k, _) if *k == self))
+            .map_or("", |(s, _)| s)
     }
 }
 
@@ -232,15 +253,13 @@ pub fn tokenize(text: &str, version: Version) -> Result<Vec<Token>, LexError> {
 }
 
 fn word(spelling: &str, version: Version) -> Result<TokenKind, String> {
-    if let Some((_, keyword, since)) = KEYWORDS.iter().find(|(s, _, _)| *s == spelling) {
-        if version >= *since {
-            return Ok(TokenKind::Keyword(*keyword));
-        }
-    }
-    match spelling {
-        "true" => Ok(TokenKind::Bool(true)),
-        "false" => Ok(TokenKind::Bool(false)),
-        _ if RESERVED.contains(&spelling) => Err(format!(
+    let Ok(at) = WORDS.binary_search_by(|(s, _)| (*s).cmp(spelling)) else {
+        return Ok(TokenKind::Ident);
+    };
+    match WORDS.get(at).map(|(_, w)| *w) {
+        Some(Word::Keyword(keyword, since)) if version >= since => Ok(TokenKind::Keyword(keyword)),
+        Some(Word::Bool(value)) => Ok(TokenKind::Bool(value)),
+        Some(Word::Reserved) => Err(format!(
             "'{spelling}' is a reserved word and may not be used"
         )),
         _ => Ok(TokenKind::Ident),
@@ -371,6 +390,11 @@ mod tests {
             kinds("buffer", Version::Es310).expect("lexes")[0],
             TokenKind::Keyword(Keyword::Buffer)
         );
+    }
+
+    #[test]
+    fn words_are_sorted_for_binary_search() {
+        assert!(WORDS.windows(2).all(|w| w[0].0 < w[1].0));
     }
 
     #[test]
