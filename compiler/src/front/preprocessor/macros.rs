@@ -45,13 +45,58 @@ struct Macro {
 }
 
 /// All macros currently defined.
-#[derive(Default)]
 pub(super) struct MacroTable {
     map: HashMap<String, Macro>,
     next_id: u32,
+    /// First bytes (a 256-bit set) of every name ever defined, and of the dynamic names.
+    first_bytes: [u64; 4],
+    /// Lengths (bit `min(len, 63)`) of the same names.
+    lengths: u64,
 }
 
 impl MacroTable {
+    /// A table with no macros yet.
+    pub fn new() -> Self {
+        let mut table = MacroTable {
+            map: HashMap::new(),
+            next_id: 0,
+            first_bytes: [0; 4],
+            lengths: 0,
+        };
+        for name in DYNAMIC {
+            table.note_name(name);
+        }
+        table
+    }
+
+    /// Remembers `name`'s first byte and length for [`Self::may_expand`].
+    fn note_name(&mut self, name: &str) {
+        let (word, bit) = Self::first_byte_bit(name);
+        if let Some(set) = self.first_bytes.get_mut(word) {
+            *set |= bit;
+        }
+        self.lengths |= Self::length_bit(name);
+    }
+
+    fn first_byte_bit(name: &str) -> (usize, u64) {
+        let first = name.as_bytes().first().copied().unwrap_or(0);
+        (usize::from(first >> 6), 1 << (first & 63))
+    }
+
+    fn length_bit(name: &str) -> u64 {
+        1 << name.len().min(63)
+    }
+
+    /// Whether the identifier `name` is a macro or a dynamic name (`__LINE__`), so that
+    /// expansion may change it. Most identifiers are answered from the first byte and
+    /// length alone, without hashing.
+    pub fn may_expand(&self, name: &str) -> bool {
+        let (word, bit) = Self::first_byte_bit(name);
+        let maybe = self.first_bytes.get(word).is_some_and(|set| set & bit != 0)
+            && self.lengths & Self::length_bit(name) != 0;
+        maybe && self.is_defined(name)
+    }
+
     /// Defines a predefined object-like macro whose value is one number.
     pub fn define_predefined(&mut self, name: &str, value: &str) {
         let body = vec![PpTok::synthetic(RawKind::Number, value, 0)];
@@ -59,6 +104,7 @@ impl MacroTable {
     }
 
     fn insert(&mut self, name: &str, params: Option<Vec<String>>, body: Vec<PpTok>, pre: bool) {
+        self.note_name(name);
         self.next_id += 1;
         let id = self.next_id;
         self.map.insert(
