@@ -40,8 +40,8 @@ pub fn parse_shader(
         let location = pre.source_map.locate(span.start);
         Diagnostic::at(message, file_name, source, location)
     };
-    let tokens =
-        front::token::tokenize(&pre.text, pre.version).map_err(|e| error(e.message, e.span))?;
+    let tokens = front::token::tokenize_scanned(&pre.text, pre.tokens.iter().copied(), pre.version)
+        .map_err(|e| error(e.message, e.span))?;
     let items = front::parser::parse(&tokens, &pre.text).map_err(|e| error(e.message, e.span))?;
     Ok(TranslationUnit {
         version: pre.version,

@@ -1,7 +1,7 @@
 //! The parser's tokens: raw tokens of the preprocessed text turned into keywords, identifiers,
 //! checked literals and punctuators, with the version deciding which words are keywords.
 
-use super::lexer::{Punct, RawKind, Scanner};
+use super::lexer::{Punct, RawKind, RawToken, Scanner};
 use super::shader::Version;
 use super::span::Span;
 
@@ -213,8 +213,18 @@ pub struct LexError {
 
 /// Splits preprocessed `text` into tokens, ending with [`TokenKind::Eof`].
 pub fn tokenize(text: &str, version: Version) -> Result<Vec<Token>, LexError> {
+    tokenize_scanned(text, Scanner::new(text), version)
+}
+
+/// [`tokenize`] given the raw tokens of `text` already scanned (as the preprocessor
+/// records them for its output), so that the text is not scanned twice.
+pub fn tokenize_scanned(
+    text: &str,
+    raw_tokens: impl IntoIterator<Item = RawToken>,
+    version: Version,
+) -> Result<Vec<Token>, LexError> {
     let mut tokens = Vec::with_capacity(text.len() / 3);
-    for raw in Scanner::new(text) {
+    for raw in raw_tokens {
         let span = Span {
             start: raw.start,
             end: raw.end,

@@ -57,6 +57,8 @@ pub struct Pragma {
 pub struct Preprocessed {
     /// Text for the parser: directives removed, macros expanded.
     pub text: String,
+    /// The raw tokens of `text` but its newlines: what [`Scanner`] finds there.
+    pub tokens: Vec<RawToken>,
     /// Maps offsets of `text` back to the input.
     pub source_map: SourceMap,
     /// The language version (`#version`, or 1.00 without one).
@@ -96,6 +98,7 @@ pub fn preprocess(source: &str, stage: Stage, file_name: &str) -> Result<Preproc
         line_delta: 0,
         source_string: 0,
         out: String::with_capacity(source.len()),
+        out_tokens: Vec::new(),
         map: SourceMap::default(),
         index_hint: 0,
         extensions: Vec::new(),
@@ -105,6 +108,7 @@ pub fn preprocess(source: &str, stage: Stage, file_name: &str) -> Result<Preproc
     pp.run().map_err(|e| pp.diagnostic(e))?;
     Ok(Preprocessed {
         text: pp.out,
+        tokens: pp.out_tokens,
         source_map: pp.map,
         version: pp.version.unwrap_or(Version::Es100),
         stage,
@@ -143,6 +147,8 @@ struct Preprocessor<'a> {
     line_delta: i64,
     source_string: u32,
     out: String,
+    /// The raw tokens of `out`, newlines left out.
+    out_tokens: Vec<RawToken>,
     map: SourceMap,
     /// The anchor of `index` that placed the last emitted token (see `position_near`).
     index_hint: usize,
@@ -301,16 +307,13 @@ impl Preprocessor<'_> {
         let Some(&(start, end)) = self.lines.get(line) else {
             return;
         };
-        let tokens = self.tokens.get(start..end).unwrap_or(&[]);
-        if let (Some(&first), Some(&last)) = (tokens.first(), tokens.last()) {
-            // The line starts after the previous line's newline token.
-            let line_start = start
-                .checked_sub(1)
-                .and_then(|i| self.tokens.get(i))
-                .map_or(0, |t| t.end);
-            if self.emit_verbatim(line_start, first, last) {
-                return;
-            }
+        // The line starts after the previous line's newline token.
+        let line_start = start
+            .checked_sub(1)
+            .and_then(|i| self.tokens.get(i))
+            .map_or(0, |t| t.end);
+        if self.emit_verbatim(line, line_start) {
+            return;
         }
         let mut state = EmitState::new(self.out.len());
         for i in start..end {
@@ -320,7 +323,8 @@ impl Preprocessor<'_> {
             let text = clean
                 .get(tok.start as usize..tok.end as usize)
                 .unwrap_or("");
-            self.emit_token(&mut state, tok.start, text, Some((tok.start, tok.end)));
+            let source = Some((tok.start, tok.end));
+            self.emit_token(&mut state, tok.kind, tok.start, text, source);
         }
         self.out.push('\n');
     }
@@ -330,7 +334,17 @@ impl Preprocessor<'_> {
     /// moved it), [`Self::emit_token`] would write the cleaned line itself, and only its
     /// first token needs an anchor in the source map (the others follow by column). Writes
     /// the line and returns `true` in that case; does nothing and returns `false` otherwise.
-    fn emit_verbatim(&mut self, line_start: u32, first: RawToken, last: RawToken) -> bool {
+    fn emit_verbatim(&mut self, line: usize, line_start: u32) -> bool {
+        let Some(tokens) = self
+            .lines
+            .get(line)
+            .and_then(|&(start, end)| self.tokens.get(start..end))
+        else {
+            return false;
+        };
+        let (Some(first), Some(last)) = (tokens.first(), tokens.last()) else {
+            return false;
+        };
         let Some(text) = self.clean.get(line_start as usize..last.end as usize) else {
             return false;
         };
@@ -340,21 +354,31 @@ impl Preprocessor<'_> {
         {
             return false;
         }
-        let (line, column) = self.index.position_near(first.start, &mut self.index_hint);
+        let (physical_line, column) = self.index.position_near(first.start, &mut self.index_hint);
         let in_place = column == first.start - line_start
             && last.start < self.index.anchor_end(self.index_hint);
         if !in_place {
             return false;
         }
         let origin = Origin {
-            physical_line: line,
+            physical_line,
             column,
             source_string: self.source_string,
             line_delta: self.line_delta,
         };
-        self.map.push(self.out.len() + column as usize, origin);
+        let out_start = self.out.len();
+        self.map.push(out_start + column as usize, origin);
         self.out.push_str(text);
         self.out.push('\n');
+        let shift = |offset: u32| {
+            let moved = out_start + (offset - line_start) as usize;
+            u32::try_from(moved).unwrap_or(u32::MAX)
+        };
+        self.out_tokens.extend(tokens.iter().map(|t| RawToken {
+            start: shift(t.start),
+            end: shift(t.end),
+            ..*t
+        }));
         true
     }
 
@@ -367,7 +391,7 @@ impl Preprocessor<'_> {
                 tokens::TokText::Src(start, end) if !tok.from_macro => Some((start, end)),
                 _ => None,
             };
-            self.emit_token(&mut state, tok.origin, tok.text(clean), source);
+            self.emit_token(&mut state, tok.kind, tok.origin, tok.text(clean), source);
         }
         self.out.push('\n');
     }
@@ -379,6 +403,7 @@ impl Preprocessor<'_> {
     fn emit_token(
         &mut self,
         state: &mut EmitState,
+        kind: RawKind,
         origin: u32,
         text: &str,
         source: Option<(u32, u32)>,
@@ -401,8 +426,18 @@ impl Preprocessor<'_> {
             source_string: self.source_string,
             line_delta: self.line_delta,
         };
-        self.map.push(self.out.len(), origin);
+        let start = self.out.len();
+        self.map.push(start, origin);
         self.out.push_str(text);
+        if kind != RawKind::Newline {
+            let offset = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
+            self.out_tokens.push(RawToken {
+                kind,
+                start: offset(start),
+                end: offset(self.out.len()),
+                space_before: self.out.as_bytes().get(start.wrapping_sub(1)) == Some(&b' '),
+            });
+        }
         state.prev_end = source.map(|(_, end)| end);
         state.tokens += 1;
     }
