@@ -199,12 +199,7 @@ impl Preprocessor<'_> {
         }
         self.seen_content = true;
         let version = self.version.unwrap_or(Version::Es100);
-        self.macros.define_predefined("GL_ES", "1");
-        self.macros
-            .define_predefined("__VERSION__", &version.number().to_string());
-        for name in extensions::extension_macros(version) {
-            self.macros.define_predefined(name, "1");
-        }
+        self.macros.define_predefined(version);
     }
 
     fn run(&mut self) -> Result<(), PpError> {
