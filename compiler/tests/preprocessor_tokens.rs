@@ -26,6 +26,13 @@ fn tokens_through_macros_comments_and_continuations_match_a_scan() {
     );
 }
 
+#[test]
+fn text_without_tokens_preprocesses_to_no_tokens() {
+    for source in ["", "//", "/* */", "  \n\t\n", "\\\n"] {
+        recorded_tokens_match_a_scan(source);
+    }
+}
+
 proptest! {
     #[test]
     fn tokens_of_random_token_soup_match_a_scan(

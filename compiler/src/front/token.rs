@@ -223,7 +223,8 @@ pub fn tokenize_scanned(
     raw_tokens: impl IntoIterator<Item = RawToken>,
     version: Version,
 ) -> Result<Vec<Token>, LexError> {
-    let mut tokens = Vec::with_capacity(text.len() / 3);
+    let raw_tokens = raw_tokens.into_iter();
+    let mut tokens = Vec::with_capacity(raw_tokens.size_hint().0 + 1);
     for raw in raw_tokens {
         let span = Span {
             start: raw.start,
@@ -262,8 +263,41 @@ pub fn tokenize_scanned(
     Ok(tokens)
 }
 
+/// A word of up to 16 bytes as one big-endian number, zero-padded: comparing two such
+/// numbers compares the words as [`WORDS`] is sorted, without a string comparison (words
+/// are identifiers, which never contain a zero byte). `None` for longer words (no entry of
+/// [`WORDS`] is that long).
+const fn packed(word: &str) -> Option<u128> {
+    let bytes = word.as_bytes();
+    if bytes.len() > 16 {
+        return None;
+    }
+    let mut key = 0u128;
+    let mut i = 0;
+    while i < 16 {
+        let byte = if i < bytes.len() { bytes[i] } else { 0 };
+        key = (key << 8) | byte as u128;
+        i += 1;
+    }
+    Some(key)
+}
+
+/// [`packed`] spelling of every entry of [`WORDS`], in the same order.
+const WORD_KEYS: [u128; WORDS.len()] = {
+    let mut keys = [0; WORDS.len()];
+    let mut i = 0;
+    while i < WORDS.len() {
+        keys[i] = match packed(WORDS[i].0) {
+            Some(key) => key,
+            None => panic!("a word longer than 16 bytes"),
+        };
+        i += 1;
+    }
+    keys
+};
+
 fn word(spelling: &str, version: Version) -> Result<TokenKind, String> {
-    let Ok(at) = WORDS.binary_search_by(|(s, _)| (*s).cmp(spelling)) else {
+    let Some(at) = packed(spelling).and_then(|key| WORD_KEYS.binary_search(&key).ok()) else {
         return Ok(TokenKind::Ident);
     };
     match WORDS.get(at).map(|(_, w)| *w) {
@@ -405,6 +439,20 @@ mod tests {
     #[test]
     fn words_are_sorted_for_binary_search() {
         assert!(WORDS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(WORD_KEYS.windows(2).all(|k| k[0] < k[1]));
+    }
+
+    #[test]
+    fn every_word_is_found_and_a_word_one_letter_longer_or_shorter_is_not() {
+        for (spelling, _) in WORDS {
+            let found = word(spelling, Version::Es320);
+            assert!(!matches!(found, Ok(TokenKind::Ident)), "{spelling}");
+            let shorter = spelling[1..].to_owned();
+            for other in [shorter, format!("{spelling}_"), format!("{spelling}s")] {
+                let listed = WORDS.iter().any(|(s, _)| *s == other);
+                assert!(listed || word(&other, Version::Es320) == Ok(TokenKind::Ident));
+            }
+        }
     }
 
     #[test]

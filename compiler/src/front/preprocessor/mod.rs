@@ -84,6 +84,8 @@ pub fn preprocess(source: &str, stage: Stage, file_name: &str) -> Result<Preproc
         }
     }
     lines.push((start, tokens.len()));
+    // The output has about as many tokens as the input has besides its newlines.
+    let out_tokens = Vec::with_capacity((tokens.len() + 1).saturating_sub(lines.len()));
     let mut pp = Preprocessor {
         source,
         file_name,
@@ -98,7 +100,7 @@ pub fn preprocess(source: &str, stage: Stage, file_name: &str) -> Result<Preproc
         line_delta: 0,
         source_string: 0,
         out: String::with_capacity(source.len()),
-        out_tokens: Vec::new(),
+        out_tokens,
         map: SourceMap::default(),
         index_hint: 0,
         extensions: Vec::new(),
