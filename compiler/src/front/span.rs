@@ -155,13 +155,15 @@ impl LineIndex {
                 && self.anchors.get(i + 1).map_or(true, |a| a.0 > offset)
         };
         if !covers(*hint) {
-            *hint = if covers(*hint + 1) {
-                *hint + 1
-            } else {
-                let index = self.anchors.partition_point(|a| a.0 <= offset);
-                match index.checked_sub(1) {
-                    Some(i) => i,
-                    None => return (1, 0),
+            // The next few anchors (blank lines in between), else a binary search.
+            *hint = match (*hint + 1..*hint + 5).find(|&i| covers(i)) {
+                Some(i) => i,
+                None => {
+                    let index = self.anchors.partition_point(|a| a.0 <= offset);
+                    match index.checked_sub(1) {
+                        Some(i) => i,
+                        None => return (1, 0),
+                    }
                 }
             };
         }
