@@ -275,12 +275,11 @@ const fn packed(word: &str) -> Option<u128> {
     }
     let mut key = 0u128;
     let mut i = 0;
-    while i < 16 {
-        let byte = if i < bytes.len() { bytes[i] } else { 0 };
-        key = (key << 8) | byte as u128;
+    while i < bytes.len() {
+        key = (key << 8) | bytes[i] as u128;
         i += 1;
     }
-    Some(key)
+    Some(key << (8 * (16 - bytes.len())))
 }
 
 /// [`packed`] spelling of every entry of [`WORDS`], in the same order.
