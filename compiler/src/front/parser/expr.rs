@@ -305,6 +305,9 @@ impl Parser<'_> {
         loop {
             args.push(self.assignment()?);
             if self.eat(Punct::RParen) {
+                // Most calls take one or two arguments: give back the rest of the four
+                // slots a first push reserves.
+                args.shrink_to_fit();
                 return Ok(args);
             }
             self.expect(Punct::Comma, "',' or ')' in argument list")?;
