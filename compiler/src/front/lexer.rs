@@ -238,37 +238,55 @@ impl Iterator for Scanner<'_> {
     type Item = RawToken;
 
     fn next(&mut self) -> Option<RawToken> {
-        let mut space_before = false;
-        while matches!(self.byte(self.pos), b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
-            self.pos += 1;
-            space_before = true;
+        let bytes = self.text.as_bytes();
+        let mut pos = self.pos;
+        while let Some(b' ' | b'\t' | b'\r' | 0x0b | 0x0c) = bytes.get(pos) {
+            pos += 1;
         }
-        let start = self.pos;
-        let rest = self.text.get(start..)?;
-        let first = *rest.as_bytes().first()?;
-        let kind = if first == b'\n' {
-            self.pos += 1;
-            RawKind::Newline
-        } else if first.is_ascii_alphabetic() || first == b'_' {
-            while matches!(self.byte(self.pos), b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_') {
-                self.pos += 1;
+        let space_before = pos > self.pos;
+        let start = pos;
+        let first = *bytes.get(start)?;
+        let kind = match first {
+            b'\n' => {
+                pos += 1;
+                RawKind::Newline
             }
-            RawKind::Ident
-        } else if first.is_ascii_digit() || (first == b'.' && self.byte(start + 1).is_ascii_digit())
-        {
-            self.scan_number();
-            RawKind::Number
-        } else if let Some((p, len)) = Punct::scan(rest.as_bytes()) {
-            self.pos += len;
-            RawKind::Punct(p)
-        } else {
-            self.pos += rest.chars().next().map_or(1, char::len_utf8);
-            RawKind::Other
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                pos += 1;
+                while let Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_') = bytes.get(pos) {
+                    pos += 1;
+                }
+                RawKind::Ident
+            }
+            b'0'..=b'9' => {
+                self.pos = start;
+                self.scan_number();
+                pos = self.pos;
+                RawKind::Number
+            }
+            b'.' if self.byte(start + 1).is_ascii_digit() => {
+                self.pos = start;
+                self.scan_number();
+                pos = self.pos;
+                RawKind::Number
+            }
+            _ => match Punct::scan(bytes.get(start..).unwrap_or(&[])) {
+                Some((p, len)) => {
+                    pos += len;
+                    RawKind::Punct(p)
+                }
+                None => {
+                    let other = self.text.get(start..).and_then(|rest| rest.chars().next());
+                    pos += other.map_or(1, char::len_utf8);
+                    RawKind::Other
+                }
+            },
         };
+        self.pos = pos;
         Some(RawToken {
             kind,
             start: u32::try_from(start).unwrap_or(u32::MAX),
-            end: u32::try_from(self.pos).unwrap_or(u32::MAX),
+            end: u32::try_from(pos).unwrap_or(u32::MAX),
             space_before,
         })
     }
