@@ -152,7 +152,7 @@ impl LineIndex {
     pub fn position_near(&self, offset: u32, hint: &mut usize) -> (u32, u32) {
         let covers = |i: usize| {
             self.anchors.get(i).is_some_and(|a| a.0 <= offset)
-                && self.anchors.get(i + 1).map_or(true, |a| a.0 > offset)
+                && self.anchors.get(i + 1).is_none_or(|a| a.0 > offset)
         };
         if !covers(*hint) {
             // The next few anchors (blank lines in between), else a binary search.

@@ -412,7 +412,7 @@ impl Preprocessor<'_> {
             let out_col = self.out.len() - state.line_start;
             let want = column as usize;
             if source.is_some() && want > out_col {
-                self.out.extend(std::iter::repeat(' ').take(want - out_col));
+                self.out.extend(std::iter::repeat_n(' ', want - out_col));
             } else if state.tokens > 0 {
                 self.out.push(' ');
             }
