@@ -1,0 +1,244 @@
+//! The promote-to-highp rewrite: the same shader with every precision it may reduce raised
+//! to `highp`, so that a driver's run of it is that driver's own highp reference.
+//!
+//! The rule, token-exact (nothing else of the text changes, comments and layout included):
+//! 1. every `lowp` and `mediump` token outside comments becomes `highp` (qualifiers on
+//!    declarations, parameters, return types and struct members, default precision
+//!    statements, macro bodies alike);
+//! 2. an ES shader's implicit default precisions below highp are made explicit as `highp`
+//!    statements, inserted after the directives that open the shader (`#version`,
+//!    `#extension`, ...) at the outermost conditional level: a fragment shader gets
+//!    `precision highp int; precision highp sampler2D; precision highp samplerCube;`, a
+//!    vertex shader `precision highp sampler2D; precision highp samplerCube;` (GLSL ES 1.00
+//!    and 3.00, section 4.5.3/4.5.4 "Default Precision Qualifiers").
+//!
+//! Both stages are promoted the same way, so uniforms both declare keep matching precisions.
+//! Built-in variables keep the precision the spec gives them (`gl_FragColor` stays mediump;
+//! Mesa never lends an lvalue's precision to an operation). A shader that is not GLSL ES
+//! (`#version 110`..`460` without `es`) gets only rule 1.
+//!
+//! ```
+//! use halfcheck_compiler::front::promote::promote_to_highp;
+//! use halfcheck_compiler::Stage;
+//! let src = "#version 100\n// mediump stays in comments\nprecision mediump float;\nuniform lowp float a;\n";
+//! assert_eq!(
+//!     promote_to_highp(src, Stage::Fragment),
+//!     "#version 100\n\
+//!      precision highp int; precision highp sampler2D; precision highp samplerCube;\n\
+//!      // mediump stays in comments\nprecision highp float;\nuniform highp float a;\n"
+//! );
+//! ```
+
+use super::lexer::{Punct, RawKind, RawToken, Scanner};
+use super::shader::Stage;
+
+/// The highp statements that replace a stage's implicit defaults below highp.
+fn implicit_defaults(stage: Stage) -> Option<&'static str> {
+    match stage {
+        Stage::Fragment => {
+            Some("precision highp int; precision highp sampler2D; precision highp samplerCube;\n")
+        }
+        Stage::Vertex => Some("precision highp sampler2D; precision highp samplerCube;\n"),
+        _ => None,
+    }
+}
+
+/// `source` with every reduced precision raised to highp (see the module's rule).
+pub fn promote_to_highp(source: &str, stage: Stage) -> String {
+    let visible = blank_comments(source);
+    let tokens: Vec<RawToken> = Scanner::new(&visible).collect();
+    let text = |t: &RawToken| visible.get(t.start as usize..t.end as usize).unwrap_or("");
+    let insert_at = if is_es(&tokens, &visible) {
+        implicit_defaults(stage).map(|defaults| (opening_end(&tokens, &visible), defaults))
+    } else {
+        None
+    };
+    let mut out = String::with_capacity(source.len() + 96);
+    let mut copied = 0;
+    let mut insert = insert_at;
+    for t in &tokens {
+        let start = t.start as usize;
+        if let Some((at, defaults)) = insert.filter(|(at, _)| *at <= start) {
+            out.push_str(source.get(copied..at).unwrap_or(""));
+            out.push_str(defaults);
+            copied = at;
+            insert = None;
+        }
+        if t.kind == RawKind::Ident && matches!(text(t), "lowp" | "mediump") {
+            out.push_str(source.get(copied..start).unwrap_or(""));
+            out.push_str("highp");
+            copied = t.end as usize;
+        }
+    }
+    if let Some((at, defaults)) = insert {
+        out.push_str(source.get(copied..at).unwrap_or(""));
+        out.push_str(defaults);
+        copied = at;
+    }
+    out.push_str(source.get(copied..).unwrap_or(""));
+    out
+}
+
+/// `source` with every comment byte replaced by a space (newlines kept), so byte offsets
+/// into it are offsets into `source`.
+fn blank_comments(source: &str) -> String {
+    let bytes = source.as_bytes();
+    let mut out = bytes.to_vec();
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], bytes.get(i + 1)) {
+            (b'/', Some(b'/')) => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    out[i] = b' ';
+                    i += 1;
+                }
+            }
+            (b'/', Some(b'*')) => {
+                let end = source
+                    .get(i + 2..)
+                    .and_then(|rest| rest.find("*/"))
+                    .map_or(bytes.len(), |k| i + 2 + k + 2);
+                for slot in &mut out[i..end] {
+                    if *slot != b'\n' {
+                        *slot = b' ';
+                    }
+                }
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    // Only ASCII spaces replaced whole comments (multi-byte characters included), so the
+    // bytes stay valid UTF-8.
+    String::from_utf8(out).unwrap_or_else(|_| source.to_string())
+}
+
+/// The tokens of each line, without the newlines.
+fn lines(tokens: &[RawToken]) -> Vec<&[RawToken]> {
+    tokens
+        .split(|t| t.kind == RawKind::Newline)
+        .collect::<Vec<_>>()
+}
+
+/// Whether the shader is GLSL ES: no `#version` (1.00), `#version 100`, or `#version N es`.
+fn is_es(tokens: &[RawToken], text: &str) -> bool {
+    let word = |t: &RawToken| text.get(t.start as usize..t.end as usize).unwrap_or("");
+    for line in lines(tokens) {
+        match line {
+            [hash, directive, rest @ ..]
+                if hash.kind == RawKind::Punct(Punct::Hash) && word(directive) == "version" =>
+            {
+                let number = rest.first().map(word).unwrap_or("");
+                let es = rest.get(1).map(word) == Some("es");
+                return number == "100" || es;
+            }
+            [first, ..] if first.kind != RawKind::Punct(Punct::Hash) => return true,
+            _ => {}
+        }
+    }
+    true
+}
+
+/// Where the shader's opening directives end: the end of the last line, before the first line
+/// of code, after which every `#if` is closed (byte offset; 0 when code comes first).
+fn opening_end(tokens: &[RawToken], text: &str) -> usize {
+    let word = |t: &RawToken| text.get(t.start as usize..t.end as usize).unwrap_or("");
+    let mut depth = 0i32;
+    let mut end = 0;
+    for line in lines(tokens) {
+        let Some(first) = line.first() else {
+            continue;
+        };
+        if first.kind != RawKind::Punct(Punct::Hash) {
+            break;
+        }
+        match line.get(1).map(word) {
+            Some("if" | "ifdef" | "ifndef") => depth += 1,
+            Some("endif") => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 {
+            end = line.last().map_or(end, |t| t.end as usize);
+        }
+    }
+    if end == 0 {
+        return 0;
+    }
+    // Past the line's newline, when there is one.
+    match text.as_bytes().get(end..) {
+        Some(rest) => {
+            end + rest
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(rest.len(), |p| p + 1)
+        }
+        None => end,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn qualifiers_become_highp_token_by_token() {
+        let src = "#version 300 es\nprecision mediump float;\nstruct S { lowp vec2 a; };\n\
+                   mediump vec2 f(mediump float x, lowp int y) { return vec2(x); }\n\
+                   #define P mediump\nuniform P float mediump_x; /* lowp */\n";
+        let out = promote_to_highp(src, Stage::Fragment);
+        assert_eq!(
+            out,
+            "#version 300 es\n\
+             precision highp int; precision highp sampler2D; precision highp samplerCube;\n\
+             precision highp float;\nstruct S { highp vec2 a; };\n\
+             highp vec2 f(highp float x, highp int y) { return vec2(x); }\n\
+             #define P highp\nuniform P float mediump_x; /* lowp */\n"
+        );
+    }
+
+    #[test]
+    fn defaults_go_after_the_opening_directives_outside_conditionals() {
+        let src = "// header\n#version 100\n#ifdef GL_ES\n#extension GL_OES_standard_derivatives : enable\n#endif\n\n#ifdef GL_ES\nprecision mediump float;\n#endif\nvoid main() {}\n";
+        let out = promote_to_highp(src, Stage::Fragment);
+        assert_eq!(
+            out,
+            "// header\n#version 100\n#ifdef GL_ES\n#extension GL_OES_standard_derivatives : enable\n#endif\n\
+             precision highp int; precision highp sampler2D; precision highp samplerCube;\n\
+             \n#ifdef GL_ES\nprecision highp float;\n#endif\nvoid main() {}\n"
+        );
+    }
+
+    #[test]
+    fn code_first_gets_the_defaults_at_the_start_and_vertex_shaders_only_samplers() {
+        assert_eq!(
+            promote_to_highp("uniform lowp sampler2D s;", Stage::Vertex),
+            "precision highp sampler2D; precision highp samplerCube;\nuniform highp sampler2D s;"
+        );
+    }
+
+    #[test]
+    fn desktop_glsl_keeps_its_defaults() {
+        let src = "#version 130\nmediump float x;\n";
+        assert_eq!(
+            promote_to_highp(src, Stage::Fragment),
+            "#version 130\nhighp float x;\n"
+        );
+    }
+
+    #[test]
+    fn unterminated_comments_and_odd_text_never_panic() {
+        for src in [
+            "/* lowp",
+            "#",
+            "#version",
+            "é mediump é",
+            "#if\n#endif\n#endif\nx",
+        ] {
+            let _ = promote_to_highp(src, Stage::Fragment);
+        }
+        assert_eq!(
+            promote_to_highp("/* lowp", Stage::Compute),
+            "/* lowp".to_string()
+        );
+    }
+}
