@@ -2,21 +2,25 @@
 //!
 //! For every probed channel the emulator predicts `h`, the binary16 value `m` of everything
 //! the precision rules let a driver lower (`spec` model), and the highp acceptance interval
-//! `H`. A probe *discriminates* when on some channel `m` lies outside `H` by more than the
-//! readback can blur: in the float view (any distance) and in piglit's 8-bit view (more than
-//! the probe's tolerance between `m` and every 8-bit value `H` can give). Lint reports:
-//! - probes that do not discriminate, with the best margin found;
+//! `H`. A probe *discriminates* when on some channel, at the pixel it reports, either `m`
+//! lies outside `H` by more than the readback can blur (in the float view any distance, and in
+//! piglit's 8-bit view more than the probe's tolerance between `m` and every 8-bit value `H`
+//! can give: any driver's value proves lowering), or `m` and `h` differ by more than the
+//! tolerance in the 8-bit view (a driver's own highp reference run tells them apart). Lint
+//! reports:
+//! - probes that discriminate neither way, with the best margin found;
 //! - expressions a compiler may fold away with inexact algebra (`(a + b) - b`, ...);
 //! - probes whose expected value in the file matches neither `h` nor `m`.
 //!
 //! Tests whose shaders declare nothing lowp or mediump are skipped (n/a), and negative
-//! controls (nothing the rules let a driver lower reaches a probe) need not discriminate.
+//! controls (lowering everything the rules allow changes no probed value) need not
+//! discriminate.
 
 use crate::backend::emu::{predict as run_emulator, Mode};
 use crate::backend::piglit::probe::unorm8;
 use crate::discover::find_tests;
 use crate::shader_test::{parse_file, ShaderTest, SourceKind};
-use crate::verdict::judge::ChannelPrediction;
+use crate::verdict::classify::ChannelPrediction;
 use crate::verdict::predict::predict;
 use crate::verdict::reduced::{compiler_stage, declares_reduced_precision};
 use halfcheck_compiler::analysis::foldable::foldable_patterns;
@@ -102,10 +106,23 @@ fn lint_test(test: &ShaderTest) -> Result<Vec<(usize, String)>, String> {
             None => "it has no probes".to_string(),
         });
     }
-    let at: Vec<[u32; 2]> = emulated.probes.iter().map(|p| p.pixel).collect();
-    let predictions = predict(test, &at)?;
-    let control = predictions.iter().flatten().all(kept_highp);
-    for (probe, channels) in emulated.probes.iter().zip(&predictions) {
+    let counts: Vec<usize> = emulated.probes.iter().map(|p| p.observed.len()).collect();
+    let predictions = predict(test, &counts)?;
+    let reported: Vec<Vec<ChannelPrediction>> = emulated
+        .probes
+        .iter()
+        .zip(&predictions)
+        .map(|(probe, p)| {
+            let [x, y] = probe.pixel;
+            (0..p.channels).map_while(|c| p.at(x, y, c)).collect()
+        })
+        .collect();
+    // A control: lowering everything the rules allow changes nothing the probes read.
+    let control = reported
+        .iter()
+        .flatten()
+        .all(|p| p.highp.to_bits() == p.mediump_spec.to_bits());
+    for (probe, channels) in emulated.probes.iter().zip(reported) {
         let tolerance = |c: usize| probe.tolerance.get(c).copied().unwrap_or(0.01);
         if !control {
             let margins: Vec<(f64, f64)> = channels
@@ -113,10 +130,14 @@ fn lint_test(test: &ShaderTest) -> Result<Vec<(usize, String)>, String> {
                 .enumerate()
                 .map(|(c, p)| margins(p, tolerance(c)))
                 .collect();
-            if !margins
+            let by_bounds = margins
                 .iter()
-                .any(|&(float, byte)| float > 0.0 && byte > 0.0)
-            {
+                .any(|&(float, byte)| float > 0.0 && byte > 0.0);
+            let by_reference = channels
+                .iter()
+                .enumerate()
+                .any(|(c, p)| reference_margin(p) > tolerance(c));
+            if !by_bounds && !by_reference {
                 let (float, byte) = margins.iter().fold((f64::MIN, f64::MIN), |acc, m| {
                     (acc.0.max(m.0), acc.1.max(m.1))
                 });
@@ -125,7 +146,8 @@ fn lint_test(test: &ShaderTest) -> Result<Vec<(usize, String)>, String> {
                     format!(
                         "probe does not discriminate: on no channel is the mediump value \
                          outside the highp interval in both views (best margin {float:.3e} \
-                         as floats, {byte:.4} in the 8-bit view after the {} tolerance)",
+                         as floats, {byte:.4} in the 8-bit view after the {} tolerance), nor \
+                         apart from the highp value in the 8-bit view",
                         tolerance(0)
                     ),
                 ));
@@ -148,9 +170,10 @@ fn lint_test(test: &ShaderTest) -> Result<Vec<(usize, String)>, String> {
     Ok(found)
 }
 
-/// Whether nothing the rules let a driver lower reaches this channel.
-fn kept_highp(p: &ChannelPrediction) -> bool {
-    p.highp_bounds == p.mediump_bounds && p.highp.to_bits() == p.mediump_spec.to_bits()
+/// How far apart the binary16 (`spec` model) and binary32 values lie in the 8-bit view: what a
+/// driver's own highp reference run can show.
+fn reference_margin(p: &ChannelPrediction) -> f64 {
+    (f64::from(unorm8(p.mediump_spec)) - f64::from(unorm8(p.highp))).abs()
 }
 
 /// How far the mediump value lies outside `H`: as floats, and in the 8-bit view beyond the

@@ -12,6 +12,7 @@ use halfcheck::runner::{run, worker_main, RunOptions};
 use halfcheck::validate::validate;
 use halfcheck::verdict::compare::{compare, Comparison};
 use halfcheck::verdict::expectations::Expectations;
+use halfcheck::verdict::ReferenceMode;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -84,6 +85,11 @@ enum Commands {
         /// Do not write the HTML report into DIR/report/.
         #[arg(long)]
         no_report: bool,
+        /// The highp reference for verdicts: each lowp/mediump test also run promoted to
+        /// highp on the same device (`driver`: unless the acceptance intervals already decide
+        /// it; `always`; `none`).
+        #[arg(long, value_enum, default_value = "driver")]
+        reference: ReferenceMode,
     },
     /// Write the HTML accuracy report for one or more runs.
     Report(ReportArgs),
@@ -129,6 +135,9 @@ enum Commands {
         /// Where to write each test's final window framebuffer.
         #[arg(long)]
         framebuffers: Option<PathBuf>,
+        /// The highp reference for verdicts.
+        #[arg(long, value_enum, default_value = "driver")]
+        reference: ReferenceMode,
     },
 }
 
@@ -152,6 +161,7 @@ fn main() -> ExitCode {
             baseline,
             framebuffers,
             no_report,
+            reference,
         } => {
             let baseline_path = baseline.clone();
             let checks = match RunChecks::load(expectations, baseline) {
@@ -170,6 +180,7 @@ fn main() -> ExitCode {
                     gl_device,
                     emu_mode,
                     framebuffers: framebuffers.then(|| results.join("framebuffers")),
+                    reference,
                 },
                 results_dir: results,
                 include,
@@ -207,11 +218,13 @@ fn main() -> ExitCode {
             gl_device,
             emu_mode,
             framebuffers,
+            reference,
         } => {
             let options = BackendOptions {
                 gl_device,
                 emu_mode,
                 framebuffers,
+                reference,
             };
             let code = worker_main(backend, &options);
             ExitCode::from(code as u8)

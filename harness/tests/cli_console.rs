@@ -55,8 +55,8 @@ fn a_ci_log_gets_plain_lines_and_a_summary_with_verdicts_numbers_and_the_slowest
     );
     assert!(
         stdout.contains(
-            "  verdict: 0 lowered, 2 not-lowered, 0 partial, 0 out-of-bounds, 0 undetermined, \
-         0 n/a; 0 without one\n"
+            "  verdict: 0 lowered, 2 not-lowered, 0 partial, 0 out-of-bounds, 0 inconsistent, \
+         0 undetermined, 0 unjudged, 0 n/a; 0 without one\n"
         ),
         "{stdout}"
     );

@@ -51,6 +51,23 @@ pub mod json_float {
     }
 }
 
+/// [`json_float`] for an optional float (absent or `null`: `None`).
+pub mod json_float_option {
+    use super::json_float::JsonFloat;
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        x.map(JsonFloat::from).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+        Option::<JsonFloat>::deserialize(d)?
+            .map(|v| v.value().map_err(D::Error::custom))
+            .transpose()
+    }
+}
+
 /// [`json_float`] for lists of `f32` or `f64`.
 pub mod json_floats {
     use super::json_float::JsonFloat;

@@ -7,8 +7,8 @@
 mod json;
 mod verdict;
 
-pub use json::{json_float, json_floats};
-pub use verdict::{ChannelAnalysis, ChannelVerdict, Interval, Verdict};
+pub use json::{json_float, json_float_option, json_floats};
+pub use verdict::{ChannelAnalysis, ChannelEvidence, ChannelVerdict, Evidence, Interval, Verdict};
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -61,6 +61,33 @@ pub struct RunInfo {
     pub finished: String,
     /// The command line, one argument per element.
     pub command_line: Vec<String>,
+    /// Where the per-test highp reference came from: `driver` (each lowp/mediump test run a
+    /// second time, promoted to highp, on the same device) or `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// How each prediction recorded per channel was made, by the name of its
+    /// [`ChannelAnalysis`] field (`highp`, `mediump`, `mediump_spec`, `exact`,
+    /// `highp_bounds`, `mediump_bounds`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub predictions: BTreeMap<String, PredictionInfo>,
+}
+
+/// How one prediction was made: which arithmetic, driver model, precision model and
+/// lowering switches stand behind it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct PredictionInfo {
+    /// What the prediction stands for, in a sentence.
+    pub meaning: String,
+    /// The arithmetic: `binary16`/`binary32` points, `binary64`, or acceptance intervals.
+    pub arithmetic: String,
+    /// The driver behaviour modelled outside the arithmetic (rasteriser, derivatives,
+    /// texture filtering), or `any conforming driver` for intervals.
+    pub driver_model: String,
+    /// Which precision rules chose the lowered operations: `none` (nothing lowered),
+    /// `mesa` or `spec`.
+    pub precision_model: String,
+    /// The lowering switches (`float16`, `int16`, ...) that were on.
+    pub switches: Vec<String>,
 }
 
 /// How a test ended, in piglit's terms.
@@ -120,6 +147,13 @@ pub struct TestResult {
     /// The final window framebuffer, when the run kept it (`halfcheck run --framebuffers`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framebuffer: Option<FramebufferFile>,
+    /// Why the verdict is what it is when that needs saying: why a test is `unjudged`, which
+    /// channel is `inconsistent`, why nothing discriminates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict_reason: Option<String>,
+    /// The highp reference run behind the channels' `reference` values, when one was asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<ReferenceRun>,
 }
 
 /// A test's final window framebuffer kept as a file: raw little-endian binary32, R, G, B, A
@@ -146,12 +180,45 @@ impl TestResult {
             probes: Vec::new(),
             logs: BTreeMap::new(),
             framebuffer: None,
+            verdict_reason: None,
+            reference: None,
         }
     }
 }
 
-/// What one probe command saw.
+/// What became of a test's highp reference run (the test with every lowp/mediump qualifier
+/// and default precision statement rewritten to highp, run on the same device).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ReferenceRun {
+    /// Whether it ran.
+    pub outcome: ReferenceOutcome,
+    /// Why it was skipped or failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The promoted test's piglit status (its probes hold the reference's expected values
+    /// too, so `fail` is usual on a driver that lowers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
+    /// Wall time of the reference run in seconds.
+    #[serde(default)]
+    pub duration_s: f64,
+}
+
+/// Whether a reference run happened.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReferenceOutcome {
+    /// It ran and gave a value at every judged pixel.
+    Ran,
+    /// It was not run; `reason` says why (the acceptance intervals already decide every
+    /// discriminating channel).
+    Skipped,
+    /// It was run but gave no values (did not compile, crashed the draw, drew no probe).
+    Failed,
+}
+
+/// What one probe command saw.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct ProbeResult {
     /// Line of the probe in the `.shader_test` file.
     pub line: usize,
@@ -171,9 +238,32 @@ pub struct ProbeResult {
     pub observed_unorm8: Vec<f64>,
     /// Whether the probe passed by piglit's rules.
     pub pass: bool,
-    /// Per channel, the numbers the lowering verdict was judged from (empty when unjudged).
+    /// The pixel rectangle read, `[x, y, w, h]` (rows from the bottom).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<[u32; 4]>,
+    /// The exact RGBA floats of every pixel of `region`, row by row from the bottom: kept
+    /// while the worker judges the probe, never written to results.
+    #[serde(skip)]
+    pub region_observed: Vec<f32>,
+    /// Per channel, the numbers the lowering verdict was judged from (empty when unjudged),
+    /// at `judged_pixel`: of every pixel judged, the one whose channels say least for
+    /// lowering (out of bounds, inconsistent, not lowered, ..., lowered).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub channels: Vec<ChannelAnalysis>,
+    /// The pixel `channels` describes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_pixel: Option<[u32; 2]>,
+    /// How many pixels of the region were judged (every one the probe reads).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pixels_judged: u64,
+    /// How many of them were lowered (their channels combine to `lowered`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pixels_lowered: u64,
+}
+
+/// Serde helper: a zero count is left out.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]
@@ -191,7 +281,12 @@ mod tests {
             observed_bits: vec!["0x7fc00000".into(), "0xff800000".into()],
             observed_unorm8: vec![0.0, 0.0],
             pass: false,
+            region: Some([0, 0, 1, 1]),
+            region_observed: vec![f32::NAN, f32::NEG_INFINITY, 0.0, 1.0],
             channels: Vec::new(),
+            judged_pixel: None,
+            pixels_judged: 0,
+            pixels_lowered: 0,
         };
         let json = serde_json::to_string(&probe).unwrap();
         assert!(json.contains(r#""observed":["NaN","-inf"]"#), "{json}");
@@ -199,5 +294,8 @@ mod tests {
         assert!(back.observed[0].is_nan());
         assert_eq!(back.observed[1], f32::NEG_INFINITY);
         assert_eq!(back.expected, probe.expected);
+        // The region's pixels stay in memory; results never hold them.
+        assert!(!json.contains("region_observed"), "{json}");
+        assert!(back.region_observed.is_empty());
     }
 }

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A closed interval of acceptable values.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Interval {
     /// Lowest acceptable value (may be -inf).
     #[serde(with = "crate::json_float")]
@@ -32,20 +32,83 @@ impl Interval {
     }
 }
 
-/// The verdict for one probed channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// The verdict for one probed channel, decided from its [`ChannelEvidence`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ChannelVerdict {
-    /// Outside `H`, inside `M`.
+    /// Evidence that reduced precision was used, and none against it.
     Lowered,
-    /// Inside `H`.
+    /// Evidence that it was not, and none against it.
     NotLowered,
-    /// Outside both.
+    /// Outside every conforming evaluation (`o` outside `H` and a bounded `M`, or the
+    /// driver's own highp run `r` outside a bounded `H`): a driver bug.
     OutOfBounds,
-    /// Inside `H` on a channel that does not discriminate: nothing could tell.
+    /// No evidence either way: nothing could tell.
+    #[default]
     Undetermined,
-    /// Inside `H`, and `M == H`: the rules keep this channel at highp.
+    /// No evidence either way, and the rules keep this channel at highp (`M == H`,
+    /// `m == h`): nothing reduced reaches it.
     KeptHighp,
+    /// The lines of evidence disagree (one says lowered, another not lowered).
+    Inconsistent,
+}
+
+/// What one line of evidence says about a channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Evidence {
+    /// Reduced precision was used.
+    Lowered,
+    /// It was not: the value is what full precision gives, on a channel where reduced
+    /// precision would show.
+    NotLowered,
+    /// The value is outside what any conforming evaluation may return: a driver bug.
+    OutOfBounds,
+    /// Nothing either way: the channel cannot tell, or this evidence is missing.
+    #[serde(rename = "none")]
+    Silent,
+}
+
+impl Evidence {
+    /// The name results use (`lowered`, `not-lowered`, `out-of-bounds`, `none`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Evidence::Lowered => "lowered",
+            Evidence::NotLowered => "not-lowered",
+            Evidence::OutOfBounds => "out-of-bounds",
+            Evidence::Silent => "none",
+        }
+    }
+}
+
+/// The three lines of evidence about one channel, each recorded on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChannelEvidence {
+    /// From the driver's own highp run `r` (the test promoted to highp, same device, same
+    /// pixel): `lowered` when `o` differs from `r` and lies farther from the exact value;
+    /// `not-lowered` when `o == r` bit for bit where the binary16 and binary32 predictions
+    /// differ; `out-of-bounds` when `r` lies outside a bounded `H`; `none` without a
+    /// reference or a channel that cannot tell.
+    pub reference: Evidence,
+    /// From the acceptance intervals, true of any conforming driver: `lowered` when `o` lies
+    /// outside `H` and inside a bounded `M`; `not-lowered` when `o` lies inside `H` on a
+    /// channel whose binary16 value lies outside `H`; `out-of-bounds` when `o` lies outside
+    /// `H` and outside a bounded `M`; `none` otherwise (an unbounded `M` is never evidence).
+    pub bounds: Evidence,
+    /// From the emulator's driver models: `lowered` when `o` equals the lowering model's `m`
+    /// bit for bit and `m != h`; `not-lowered` when it equals `h` and `m != h`. Recorded,
+    /// and counted when it disagrees, but never enough alone for a verdict.
+    pub model: Evidence,
+}
+
+impl Default for ChannelEvidence {
+    fn default() -> Self {
+        ChannelEvidence {
+            reference: Evidence::Silent,
+            bounds: Evidence::Silent,
+            model: Evidence::Silent,
+        }
+    }
 }
 
 /// The verdict for a whole test.
@@ -62,6 +125,10 @@ pub enum Verdict {
     Undetermined,
     /// Some channel was too inaccurate even for mediump.
     OutOfBounds,
+    /// On some channel the lines of evidence disagree (shown, never resolved silently).
+    Inconsistent,
+    /// The test ran but could not be judged; `verdict_reason` says why.
+    Unjudged,
     /// The shaders declare nothing lowp or mediump: judged by status alone.
     #[serde(rename = "n/a")]
     NotApplicable,
@@ -76,6 +143,8 @@ impl Verdict {
             Verdict::NotLowered => "not-lowered",
             Verdict::Undetermined => "undetermined",
             Verdict::OutOfBounds => "out-of-bounds",
+            Verdict::Inconsistent => "inconsistent",
+            Verdict::Unjudged => "unjudged",
             Verdict::NotApplicable => "n/a",
         }
     }
@@ -99,7 +168,7 @@ impl std::fmt::Display for Verdict {
 }
 
 /// The judged numbers of one probed channel, as `results.json` records them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ChannelAnalysis {
     /// The observed value `o`.
     #[serde(with = "crate::json_float")]
@@ -114,6 +183,14 @@ pub struct ChannelAnalysis {
     /// discriminates.
     #[serde(with = "crate::json_float")]
     pub mediump_spec: f64,
+    /// The driver's own highp value `r` at this pixel (the test promoted to highp, run on the
+    /// same device); absent when no reference ran.
+    #[serde(
+        default,
+        with = "crate::json_float_option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub reference: Option<f64>,
     /// The binary64 reference.
     #[serde(with = "crate::json_float")]
     pub exact: f64,
@@ -121,10 +198,24 @@ pub struct ChannelAnalysis {
     pub highp_bounds: Interval,
     /// `M`.
     pub mediump_bounds: Interval,
-    /// What `o` says about lowering.
+    /// What the evidence says about lowering.
     pub verdict: ChannelVerdict,
+    /// Each line of evidence, as found.
+    #[serde(default)]
+    pub evidence: ChannelEvidence,
+    /// Whether acceptance intervals can prove lowering here: the binary16 value (`spec`
+    /// model) lies outside `H`, and `M` is bounded and reaches outside `H`.
+    #[serde(default)]
+    pub discriminates_by_bounds: bool,
+    /// Whether a driver's own highp run can show lowering here: the binary16 predictions
+    /// (`mediump` or `mediump_spec`) differ from the binary32 one (`highp`).
+    #[serde(default)]
+    pub discriminates_by_models: bool,
     /// Whether `o` equals `m` bit for bit (the mediump prediction was exact).
     pub matches_mediump: bool,
+    /// Whether `o` equals `h` bit for bit (the highp prediction was exact).
+    #[serde(default)]
+    pub matches_highp: bool,
     /// |o - exact| in binary16 ULPs at the exact value's magnitude.
     #[serde(with = "crate::json_float")]
     pub ulp16_error: f64,

@@ -641,9 +641,29 @@ impl Domain for Bounds {
         self.binary(Binary::Mul, a, scale, width)
     }
 
-    /// Compares the midpoints: `H` and `M` follow the branch the representative takes.
+    /// Compares the midpoints: `H` and `M` follow the branch the representative takes (the
+    /// evaluator also follows the other where the intervals leave it open).
     fn compare(&self, op: Compare, a: Interval, b: Interval) -> bool {
         op.holds(a.midpoint(), b.midpoint())
+    }
+
+    fn tracks_ranges(&self) -> bool {
+        true
+    }
+
+    fn range(&self, x: Interval) -> (f64, f64) {
+        (x.lo, x.hi)
+    }
+
+    /// `[lo, hi]` in the format of `width`'s precision (outward): a lowp/mediump value may
+    /// be held in the mediump format in `M`.
+    fn enter(&self, _point: f64, lo: f64, hi: f64, width: Width) -> Interval {
+        self.convert(Interval::new(lo, hi), width)
+    }
+
+    /// Both: the hull.
+    fn either(&self, a: Interval, b: Interval) -> Interval {
+        a.hull(b)
     }
 }
 

@@ -166,6 +166,30 @@ pub trait Domain: Sync {
     fn driver(&self) -> DriverModel {
         DriverModel::llvmpipe()
     }
+    /// Whether values stand for ranges (an interval domain): hosts then give ranges where
+    /// values enter, and the evaluator follows every way a range leaves a decision open.
+    fn tracks_ranges(&self) -> bool {
+        false
+    }
+    /// The range `x` stands for (`[x, x]` for a point; `[-inf, inf]` when it may be NaN).
+    fn range(&self, x: Self::F) -> (f64, f64) {
+        let r = self.representative(x);
+        (r, r)
+    }
+    /// A value entering from outside the arithmetic (interpolation, texture filtering):
+    /// `point` as the modelled driver computes it, `[lo, hi]` what any conforming driver may;
+    /// `width` is the precision declared for it (lowp/mediump: [`Width::Half`]), in which a
+    /// domain may hold it.
+    fn enter(&self, point: f64, lo: f64, hi: f64, width: Width) -> Self::F {
+        let _ = (lo, hi, width);
+        self.constant(point)
+    }
+    /// `a`, or `b`: two values a conforming driver may compute for one thing (two forms of a
+    /// built-in, two ways of a branch). Point domains keep `a`, the modelled driver's.
+    fn either(&self, a: Self::F, b: Self::F) -> Self::F {
+        let _ = b;
+        a
+    }
 }
 
 /// Which arithmetic a prediction uses.

@@ -81,6 +81,26 @@ impl<G: Domain, B: Domain> Domain for Guided<G, B> {
     fn driver(&self) -> DriverModel {
         self.guide.driver()
     }
+
+    fn tracks_ranges(&self) -> bool {
+        self.follower.tracks_ranges()
+    }
+
+    /// The follower's range: what the bounds leave open.
+    fn range(&self, x: Self::F) -> (f64, f64) {
+        self.follower.range(x.1)
+    }
+
+    fn enter(&self, point: f64, lo: f64, hi: f64, width: Width) -> Self::F {
+        (
+            self.guide.enter(point, lo, hi, width),
+            self.follower.enter(point, lo, hi, width),
+        )
+    }
+
+    fn either(&self, a: Self::F, b: Self::F) -> Self::F {
+        (self.guide.either(a.0, b.0), self.follower.either(a.1, b.1))
+    }
 }
 
 #[cfg(test)]

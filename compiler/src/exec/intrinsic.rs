@@ -71,6 +71,9 @@ impl<D: Domain> Invocation<'_, D> {
         let arith = |op: Binary, a: &Component<D::F>, b: &Component<D::F>| {
             map2(a, b, |x, y| d.binary(op, x, y, width))
         };
+        if d.tracks_ranges() && matches!(name, "isinf" | "isnan") {
+            self.open_finiteness(&values[0]);
+        }
         match name {
             "isinf" | "isnan" => Ok(first
                 .iter()

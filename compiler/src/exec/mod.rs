@@ -29,6 +29,7 @@ mod intrinsic;
 pub mod layout;
 mod library;
 mod ops;
+mod ranges;
 mod run;
 mod texture;
 mod uses;
@@ -144,6 +145,22 @@ impl<'a, D: Domain> Invocation<'a, D> {
     /// Which lanes executed `discard`.
     pub fn killed(&self) -> &[bool] {
         &self.state.killed
+    }
+
+    /// Which lanes took a path the ranges left open without the evaluator following every
+    /// way (only in domains that track ranges): their outputs cannot be bounded.
+    pub fn uncertain(&self) -> &[bool] {
+        &self.state.uncertain
+    }
+
+    /// Marks the active lanes where `open` holds as uncertain: a decision there is one the
+    /// ranges leave open.
+    pub(crate) fn leave_open(&mut self, open: impl Fn(usize) -> bool) {
+        for i in 0..self.lanes {
+            if self.state.mask[i] && open(i) {
+                self.state.uncertain[i] = true;
+            }
+        }
     }
 
     /// Runs the global initialisers, then `main`. `max_steps` bounds the statements executed

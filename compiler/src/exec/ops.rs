@@ -3,7 +3,8 @@
 //! derivatives over 2x2 quads, packing and bit operations.
 //!
 //! Products and sums of several terms (`dot`, matrix products) multiply and add term by term
-//! from the first, rounding after each operation, as a driver without fused multiply-add does.
+//! from the first, rounding after each operation, as a driver without fused multiply-add does
+//! (a domain that tracks ranges also takes every other order, see [`super::ranges`]).
 
 use super::domain::{Binary, Compare, Derivatives, Unary, Width};
 use super::value::{at, map1, map2, map3, Lanes, Value};
@@ -90,7 +91,7 @@ pub fn bad<T>(e: &Expr, op: Op) -> ExecResult<T> {
 }
 
 /// Component `i` of a value, a scalar standing for every component.
-fn comp<F>(v: &Value<F>, i: usize) -> Option<&Lanes<F>> {
+pub(super) fn comp<F>(v: &Value<F>, i: usize) -> Option<&Lanes<F>> {
     if v.len() == 1 {
         v.first()
     } else {
@@ -120,10 +121,18 @@ impl<D: Domain> Invocation<'_, D> {
                 format!("{} takes {} operands", op.name(), op.arity()),
             );
         }
+        let ranges = self.domain.tracks_ranges();
+        let before = (ranges && op == Op::Csel).then(|| self.state.uncertain.clone());
         let mut values = Vec::with_capacity(operands.len());
         for o in operands {
             values.push(self.eval(o)?);
         }
+        // The lanes whose select condition the ranges left open.
+        let open_select: Option<Vec<bool>> = before.map(|before| {
+            (0..self.lanes)
+                .map(|i| self.state.uncertain[i] && !before[i])
+                .collect()
+        });
         let base = e.ty.base().unwrap_or(BaseType::Float);
         let width = width_of(base);
         let lowers = self.domain.lowers_ints();
@@ -153,7 +162,12 @@ impl<D: Domain> Invocation<'_, D> {
             if op == Op::Mul && matrix && !scalar {
                 return self.matrix_product(e, &operands[0], &operands[1], &values, width);
             }
-            return self
+            let alternative = if op == Op::Mul && ranges {
+                self.normalize_form(&values[0], &operands[1], width)?
+            } else {
+                None
+            };
+            let product = self
                 .zip2(&values[0], &values[1], |x, y| match (x, y) {
                     (Lanes::Float(x), Lanes::Float(y)) => {
                         Some(Lanes::Float(map2(x, y, |p, q| d.binary(b, p, q, width))))
@@ -163,12 +177,28 @@ impl<D: Domain> Invocation<'_, D> {
                     }))),
                     _ => None,
                 })
-                .map_or_else(|| bad(e, op), Ok);
+                .map_or_else(|| bad(e, op), Ok)?;
+            return Ok(match alternative {
+                Some(other) => self
+                    .zip2(&product, &other, |x, y| match (x, y) {
+                        (Lanes::Float(x), Lanes::Float(y)) => {
+                            Some(Lanes::Float(map2(x, y, |p, q| d.either(p, q))))
+                        }
+                        _ => Some(x.clone()),
+                    })
+                    .unwrap_or(product),
+                None => product,
+            });
         }
         if let Some(c) = compare_of(op) {
-            return self
+            let out = self
                 .zip2(&values[0], &values[1], |x, y| compare(d, c, x, y))
-                .map_or_else(|| bad(e, op), Ok);
+                .map_or_else(|| bad(e, op), Ok)?;
+            if ranges {
+                let same = operands[0] == operands[1];
+                self.open_comparison(c, &values[0], &values[1], same);
+            }
+            return Ok(out);
         }
         match op {
             Op::AllEqual | Op::AnyNequal => {
@@ -180,6 +210,10 @@ impl<D: Domain> Invocation<'_, D> {
                 let per = self
                     .zip2(&values[0], &values[1], |x, y| compare(d, c, x, y))
                     .map_or_else(|| bad(e, op), Ok)?;
+                if ranges {
+                    let same = operands[0] == operands[1];
+                    self.open_comparison(c, &values[0], &values[1], same);
+                }
                 let mut acc = vec![op == Op::AllEqual];
                 for lanes in &per {
                     if let Lanes::Bool(v) = lanes {
@@ -237,12 +271,10 @@ impl<D: Domain> Invocation<'_, D> {
                     };
                     Some(map2(x, y, |p, q| d.binary(Binary::Mul, p, q, width)))
                 };
-                let mut acc = product(0).map_or_else(|| bad(e, op), Ok)?;
-                for i in 1..terms {
-                    let p = product(i).map_or_else(|| bad(e, op), Ok)?;
-                    acc = map2(&acc, &p, |s, t| d.binary(Binary::Add, s, t, width));
-                }
-                Ok(vec![Lanes::Float(acc)])
+                let products = (0..terms)
+                    .map(|i| product(i).map_or_else(|| bad(e, op), Ok))
+                    .collect::<ExecResult<Vec<_>>>()?;
+                Ok(vec![Lanes::Float(self.sum_any_order(&products, width))])
             }
             Op::Lrp => {
                 // a + c * (b - a), each operation rounded (gallivm's lerp).
@@ -255,9 +287,7 @@ impl<D: Domain> Invocation<'_, D> {
                             return bad(e, op);
                         };
                         Ok(Lanes::Float(map3(a, b, c, |a, b, c| {
-                            let delta = d.binary(Binary::Sub, b, a, width);
-                            let scaled = d.binary(Binary::Mul, c, delta, width);
-                            d.binary(Binary::Add, a, scaled, width)
+                            self.lerp(a, b, c, width)
                         })))
                     })
                     .collect()
@@ -277,7 +307,7 @@ impl<D: Domain> Invocation<'_, D> {
             }
             Op::Csel => {
                 let n = values[1].len().max(values[2].len());
-                (0..n)
+                let selected = (0..n)
                     .map(|i| {
                         let Some(Lanes::Bool(c)) = comp(&values[0], i) else {
                             return bad(e, op);
@@ -285,7 +315,13 @@ impl<D: Domain> Invocation<'_, D> {
                         select(c, comp(&values[1], i), comp(&values[2], i), self.lanes)
                             .map_or_else(|| bad(e, op), Ok)
                     })
-                    .collect()
+                    .collect::<ExecResult<Value<D::F>>>()?;
+                Ok(match open_select {
+                    Some(open) if open.contains(&true) => {
+                        self.select_open(selected, &values[1], &values[2], &open)
+                    }
+                    _ => selected,
+                })
             }
             Op::Ldexp => self
                 .zip2(&values[0], &values[1], |x, y| match (x, y) {
@@ -346,7 +382,15 @@ impl<D: Domain> Invocation<'_, D> {
             Op::InterpolateAtCentroid | Op::InterpolateAtOffset | Op::InterpolateAtSample => {
                 Ok(values.swap_remove(0))
             }
-            _ => self.convert_op(e, op, &values, base, width),
+            _ => {
+                let out = self.convert_op(e, op, &values, base, width)?;
+                let from_float = matches!(values[0].first(), Some(Lanes::Float(_)));
+                let to_float = matches!(out.first(), Some(Lanes::Float(_)));
+                if ranges && from_float && !to_float {
+                    self.open_conversion(op, &values[0]);
+                }
+                Ok(out)
+            }
         }
     }
 
@@ -405,17 +449,13 @@ impl<D: Domain> Invocation<'_, D> {
         let mut out = Vec::with_capacity(b_cols * a_rows);
         for c in 0..b_cols {
             for r in 0..a_rows {
-                let mut acc: Option<Vec<D::F>> = None;
+                let mut products = Vec::with_capacity(a_cols);
                 for k in 0..a_cols {
                     let x = float(&values[0], k * a_rows + r)?;
                     let y = float(&values[1], c * b_rows + k)?;
-                    let p = map2(&x, &y, |p, q| d.binary(Binary::Mul, p, q, width));
-                    acc = Some(match acc {
-                        None => p,
-                        Some(s) => map2(&s, &p, |s, t| d.binary(Binary::Add, s, t, width)),
-                    });
+                    products.push(map2(&x, &y, |p, q| d.binary(Binary::Mul, p, q, width)));
                 }
-                out.push(Lanes::Float(acc.unwrap_or_default()));
+                out.push(Lanes::Float(self.sum_any_order(&products, width)));
             }
         }
         Ok(out)
@@ -449,10 +489,23 @@ impl<D: Domain> Invocation<'_, D> {
                         (col, col + 2)
                     }
                 };
-                match (v.get(from), v.get(to)) {
+                let difference = |from: usize, to: usize| match (v.get(from), v.get(to)) {
                     (Some(&a), Some(&b)) => d.binary(Binary::Sub, b, a, width),
                     _ => zero,
+                };
+                let modelled = difference(from, to);
+                if !d.tracks_ranges() {
+                    return modelled;
                 }
+                // Any conforming driver may take the quad's other row (column) instead.
+                let other = if x {
+                    let row = if from - q >= 2 { q } else { q + 2 };
+                    difference(row, row + 1)
+                } else {
+                    let col = if (from - q) % 2 == 1 { q } else { q + 1 };
+                    difference(col, col + 2)
+                };
+                d.either(modelled, other)
             })
             .collect();
         Lanes::Float(out)

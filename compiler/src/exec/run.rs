@@ -5,6 +5,12 @@
 //! comes back where that statement says: after the loop, at the next iteration, after the
 //! call. An assignment writes only active lanes; a value that is uniform stays stored once
 //! while every lane is active.
+//!
+//! In a domain that tracks ranges, a decision the ranges leave open (a comparison, a float
+//! made an integer) marks its lane *uncertain*. An `if` whose condition left lanes open runs
+//! both ways for them and keeps either outcome ([`Domain::either`]); when the two ways end
+//! with different control or integer state, the lane stays uncertain, and its outputs can no
+//! longer be bounded (the host widens them to everything).
 
 use super::eval::Offset;
 use super::layout;
@@ -16,6 +22,7 @@ use crate::ir::{Block, Expr, FuncId, Stmt, Type, VarMode};
 const MAX_DEPTH: u32 = 64;
 
 /// Per-lane control state.
+#[derive(Clone)]
 pub struct State {
     /// Lanes executing now.
     pub mask: Vec<bool>,
@@ -27,6 +34,8 @@ pub struct State {
     ret: Vec<bool>,
     /// Lanes that executed `discard`.
     pub killed: Vec<bool>,
+    /// Lanes whose path the ranges left open (see the module's doc).
+    pub uncertain: Vec<bool>,
 }
 
 impl State {
@@ -38,6 +47,7 @@ impl State {
             cont: vec![false; lanes],
             ret: vec![false; lanes],
             killed: vec![false; lanes],
+            uncertain: vec![false; lanes],
         }
     }
 }
@@ -102,18 +112,25 @@ impl<D: Domain> Invocation<'_, D> {
                 otherwise,
                 ..
             } => {
+                let before = self
+                    .domain
+                    .tracks_ranges()
+                    .then(|| self.state.uncertain.clone());
                 let c = self.eval(condition)?;
                 let Some(Lanes::Bool(c)) = c.first() else {
                     return error(condition.span, "an if condition that is not a bool");
                 };
-                let entry = self.state.mask.clone();
-                self.state.mask = mask_and(&entry, c, true);
-                self.block(then)?;
-                let after_then =
-                    std::mem::replace(&mut self.state.mask, mask_and(&entry, c, false));
-                self.block(otherwise)?;
-                for (m, t) in self.state.mask.iter_mut().zip(after_then) {
-                    *m |= t;
+                let c = c.clone();
+                let open: Vec<bool> = match before {
+                    Some(before) if before != self.state.uncertain => (0..self.lanes)
+                        .map(|i| self.state.uncertain[i] && !before[i] && self.state.mask[i])
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                if any(&open) {
+                    self.both_ways(&c, &open, then, otherwise)?;
+                } else {
+                    self.branch(&c, then, otherwise)?;
                 }
             }
             Stmt::Loop { body, span } => self.looped(body, *span)?,
@@ -138,6 +155,76 @@ impl<D: Domain> Invocation<'_, D> {
                     return error(*span, format!("the emulator does not run {name}()"));
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Runs `then` for the active lanes where `c` holds, `otherwise` for the others.
+    fn branch(&mut self, c: &[bool], then: &Block, otherwise: &Block) -> ExecResult<()> {
+        let entry = self.state.mask.clone();
+        self.state.mask = mask_and(&entry, c, true);
+        self.block(then)?;
+        let after_then = std::mem::replace(&mut self.state.mask, mask_and(&entry, c, false));
+        self.block(otherwise)?;
+        for (m, t) in self.state.mask.iter_mut().zip(after_then) {
+            *m |= t;
+        }
+        Ok(())
+    }
+
+    /// An `if` whose condition the ranges left open in the `open` lanes: runs it as decided,
+    /// then again with those lanes going the other way, and keeps either outcome there. A lane
+    /// whose two ways end in different control state or integers stays uncertain; the others
+    /// are certain again.
+    fn both_ways(
+        &mut self,
+        c: &[bool],
+        open: &[bool],
+        then: &Block,
+        otherwise: &Block,
+    ) -> ExecResult<()> {
+        let n = self.lanes;
+        // Both ways are followed: the condition no longer leaves these lanes open.
+        for i in (0..n).filter(|&i| open[i]) {
+            self.state.uncertain[i] = false;
+        }
+        let (vars, state, ret) = (
+            self.vars.clone(),
+            self.state.clone(),
+            self.return_value.clone(),
+        );
+        self.branch(c, then, otherwise)?;
+        let decided = (
+            std::mem::replace(&mut self.vars, vars),
+            std::mem::replace(&mut self.state, state),
+            std::mem::replace(&mut self.return_value, ret),
+        );
+        let flipped: Vec<bool> = (0..n).map(|i| super::value::at(c, i) != open[i]).collect();
+        self.branch(&flipped, then, otherwise)?;
+        let (vars, state, ret) = decided;
+        let mut diverged = vec![false; n];
+        for (i, d) in diverged.iter_mut().enumerate() {
+            let s = &self.state;
+            *d = open[i]
+                && (state.mask[i] != s.mask[i]
+                    || state.brk[i] != s.brk[i]
+                    || state.cont[i] != s.cont[i]
+                    || state.ret[i] != s.ret[i]
+                    || state.killed[i] != s.killed[i]);
+        }
+        let other = std::mem::replace(&mut self.vars, vars);
+        for (slot, alternative) in self.vars.iter_mut().zip(other) {
+            if let (Some(value), Some(alternative)) = (slot.as_mut(), alternative) {
+                merge(self.domain, value, &alternative, open, &mut diverged, n);
+            }
+        }
+        let other_ret = std::mem::replace(&mut self.return_value, ret);
+        if let (Some(value), Some(alternative)) = (self.return_value.as_mut(), other_ret) {
+            merge(self.domain, value, &alternative, open, &mut diverged, n);
+        }
+        let flipped_uncertain = std::mem::replace(&mut self.state, state).uncertain;
+        for i in (0..n).filter(|&i| open[i]) {
+            self.state.uncertain[i] |= diverged[i] || flipped_uncertain[i];
         }
         Ok(())
     }
@@ -276,6 +363,42 @@ impl<D: Domain> Invocation<'_, D> {
         };
         write_masked(slot, &written, value, &self.state.mask, self.lanes);
         Ok(())
+    }
+}
+
+/// Keeps either of `value` and `alternative` in the `open` lanes: floats through
+/// [`Domain::either`]; integers and bools that differ mark the lane `diverged`.
+fn merge<D: Domain>(
+    d: &D,
+    value: &mut super::value::Value<D::F>,
+    alternative: &super::value::Value<D::F>,
+    open: &[bool],
+    diverged: &mut [bool],
+    n: usize,
+) {
+    use super::value::at;
+    for (lanes, other) in value.iter_mut().zip(alternative) {
+        if lanes == other {
+            continue;
+        }
+        let mut merged = lanes.expanded(n);
+        for i in (0..n).filter(|&i| open[i]) {
+            match (&mut merged, other) {
+                (Lanes::Float(a), Lanes::Float(b)) => {
+                    if let Some(slot) = a.get_mut(i) {
+                        *slot = d.either(*slot, at(b, i));
+                    }
+                }
+                (Lanes::Int(a), Lanes::Int(b)) => {
+                    diverged[i] |= a.get(i).is_some_and(|&x| x != at(b, i));
+                }
+                (Lanes::Bool(a), Lanes::Bool(b)) => {
+                    diverged[i] |= a.get(i).is_some_and(|&x| x != at(b, i));
+                }
+                _ => diverged[i] = true,
+            }
+        }
+        *lanes = merged;
     }
 }
 

@@ -1,6 +1,7 @@
 //! Texture operations: the host's textures behind [`Textures`], implicit level of detail from
 //! the coordinates' derivatives over 2x2 quads, and the texel entering binary16 truncated when
-//! the sampler is lowered.
+//! the sampler is lowered. A domain that tracks ranges gets every texel a conforming driver
+//! may return for the coordinates' ranges ([`Textures::sample_range`]).
 
 use super::domain::Width;
 use super::ops::f32_at;
@@ -19,6 +20,18 @@ pub trait Textures: Sync {
     fn fetch(&self, unit: i64, texel: [i64; 2], level: i64) -> Option<[f32; 4]>;
     /// Width and height of a level (`textureSize`).
     fn size(&self, unit: i64, level: i64) -> Option<[i64; 2]>;
+    /// Every value a conforming driver may return, per channel `[lo, hi]`, for a filtered
+    /// lookup with normalised coordinates anywhere in `s` and `t` and a level of detail
+    /// anywhere in `lod`; `None` when the unit has no texture.
+    fn sample_range(
+        &self,
+        unit: i64,
+        s: [f64; 2],
+        t: [f64; 2],
+        lod: [f32; 2],
+    ) -> Option<[[f64; 2]; 4]>;
+    /// Every value a conforming driver may return for `texelFetch` of a texel, per channel.
+    fn fetch_range(&self, unit: i64, texel: [i64; 2], level: i64) -> Option<[[f64; 2]; 4]>;
 }
 
 /// No textures at all: every sample is black (for vertex batches and tests).
@@ -37,9 +50,25 @@ impl Textures for NoTextures {
     fn size(&self, _: i64, _: i64) -> Option<[i64; 2]> {
         None
     }
+
+    fn sample_range(&self, _: i64, _: [f64; 2], _: [f64; 2], _: [f32; 2]) -> Option<[[f64; 2]; 4]> {
+        None
+    }
+
+    fn fetch_range(&self, _: i64, _: [i64; 2], _: i64) -> Option<[[f64; 2]; 4]> {
+        None
+    }
 }
 
 const BLACK: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+
+/// A texel as the modelled driver returns it, and every value a conforming one may.
+type Texel = ([f32; 4], [[f64; 2]; 4]);
+
+/// The range of exactly `texel`.
+fn exactly(texel: [f32; 4]) -> Texel {
+    (texel, texel.map(|v| [f64::from(v); 2]))
+}
 
 impl<D: Domain> Invocation<'_, D> {
     /// Evaluates a texture operation.
@@ -106,8 +135,9 @@ impl<D: Domain> Invocation<'_, D> {
                 Lanes::Float(
                     texels
                         .iter()
-                        .map(|texel| {
-                            let x = d.constant(f64::from(texel[c]));
+                        .map(|(point, range)| {
+                            let [lo, hi] = range[c];
+                            let x = d.enter(f64::from(point[c]), lo, hi, Width::Single);
                             if lowered {
                                 d.truncate(x, Width::Half)
                             } else {
@@ -126,17 +156,23 @@ impl<D: Domain> Invocation<'_, D> {
         unit: &[i64],
         coord: &Value<D::F>,
         level: Option<&Value<D::F>>,
-    ) -> ExecResult<Vec<[f32; 4]>> {
+    ) -> ExecResult<Vec<Texel>> {
         let (Some(Lanes::Int(s)), Some(Lanes::Int(t))) = (coord.first(), coord.get(1)) else {
             return error(e.span, "texelFetch needs integer coordinates");
         };
         let level = level.and_then(|v| v.first()).and_then(|l| l.ints());
         let n = s.len().max(t.len()).max(unit.len());
+        let ranges = self.domain.tracks_ranges();
         Ok((0..n)
             .map(|i| {
                 let l = level.map_or(0, |l| at(l, i));
                 let texel = [at(s, i), at(t, i)];
-                self.textures.fetch(at(unit, i), texel, l).unwrap_or(BLACK)
+                let unit = at(unit, i);
+                let point = self.textures.fetch(unit, texel, l).unwrap_or(BLACK);
+                match self.textures.fetch_range(unit, texel, l) {
+                    Some(range) if ranges => (point, range),
+                    _ => exactly(point),
+                }
             })
             .collect())
     }
@@ -149,7 +185,7 @@ impl<D: Domain> Invocation<'_, D> {
         coord: &Value<D::F>,
         projector: Option<&Value<D::F>>,
         lod: Option<&Value<D::F>>,
-    ) -> ExecResult<Vec<[f32; 4]>> {
+    ) -> ExecResult<Vec<Texel>> {
         let d = self.domain;
         let (Some(Lanes::Float(s)), Some(Lanes::Float(t))) = (coord.first(), coord.get(1)) else {
             return error(e.span, "a texture lookup needs float coordinates");
@@ -174,6 +210,7 @@ impl<D: Domain> Invocation<'_, D> {
             })
             .collect();
         let implicit = matches!(op, TexOp::Tex | TexOp::Txb);
+        let ranges = d.tracks_ranges();
         Ok((0..n)
             .map(|i| {
                 let unit = at(unit, i);
@@ -183,9 +220,34 @@ impl<D: Domain> Invocation<'_, D> {
                     _ if implicit => self.implicit_lod(unit, &coords, i) + explicit,
                     _ => 0.0,
                 };
-                self.textures
+                let point = self
+                    .textures
                     .sample(unit, coords[i], level)
-                    .unwrap_or(BLACK)
+                    .unwrap_or(BLACK);
+                if !ranges {
+                    return exactly(point);
+                }
+                let range_of = |v: &[D::F]| d.range(at(v, i));
+                let divisor = q.map_or((1.0, 1.0), range_of);
+                let (s_range, t_range) = (
+                    quotient(range_of(s), divisor),
+                    quotient(range_of(t), divisor),
+                );
+                // The level of detail is an approximation any driver may make within one
+                // level either way (the spec's allowed scale-factor approximations).
+                let slack = if implicit { 1.0 } else { 0.0 };
+                let explicit_range = lod.map_or((0.0, 0.0), range_of);
+                let lod_range = match op {
+                    TexOp::Txl => [explicit_range.0 as f32, explicit_range.1 as f32],
+                    _ => [level - slack, level + slack],
+                };
+                match self
+                    .textures
+                    .sample_range(unit, s_range, t_range, lod_range)
+                {
+                    Some(range) => (point, range),
+                    None => exactly(point),
+                }
             })
             .collect())
     }
@@ -206,5 +268,20 @@ impl<D: Domain> Invocation<'_, D> {
         let dx = (b[0] - a[0]).hypot(b[1] - a[1]);
         let dy = (c[0] - a[0]).hypot(c[1] - a[1]);
         dx.max(dy).log2()
+    }
+}
+
+/// Every quotient `a / b` for `a` and `b` in the ranges (everything when `b` may be 0).
+fn quotient(a: (f64, f64), b: (f64, f64)) -> [f64; 2] {
+    if b.0 <= 0.0 && b.1 >= 0.0 {
+        return [f64::NEG_INFINITY, f64::INFINITY];
+    }
+    let corners = [a.0 / b.0, a.0 / b.1, a.1 / b.0, a.1 / b.1];
+    let lo = corners.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = corners.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if lo.is_nan() || hi.is_nan() {
+        [f64::NEG_INFINITY, f64::INFINITY]
+    } else {
+        [lo, hi]
     }
 }

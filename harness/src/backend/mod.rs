@@ -44,6 +44,9 @@ pub struct BackendOptions {
     /// Where the worker writes each test's final window framebuffer (`--framebuffers`:
     /// `RESULTS/framebuffers`); `None` keeps none.
     pub framebuffers: Option<std::path::PathBuf>,
+    /// Whether the worker also runs each lowp/mediump test promoted to highp on the same
+    /// backend, as the verdict's reference (`--reference`).
+    pub reference: crate::verdict::ReferenceMode,
 }
 
 /// Opens a backend of `kind`; `Auto` takes the GL backend when a driver answers.

@@ -21,12 +21,14 @@ use std::collections::BTreeMap;
 pub const SLOWEST: usize = 5;
 
 /// The verdicts in the order the summary counts them.
-const VERDICTS: [Verdict; 6] = [
+const VERDICTS: [Verdict; 8] = [
     Verdict::Lowered,
     Verdict::NotLowered,
     Verdict::Partial,
     Verdict::OutOfBounds,
+    Verdict::Inconsistent,
     Verdict::Undetermined,
+    Verdict::Unjudged,
     Verdict::NotApplicable,
 ];
 
@@ -107,8 +109,10 @@ fn position(verdict: Verdict) -> usize {
         Verdict::NotLowered => 1,
         Verdict::Partial => 2,
         Verdict::OutOfBounds => 3,
-        Verdict::Undetermined => 4,
-        Verdict::NotApplicable => 5,
+        Verdict::Inconsistent => 4,
+        Verdict::Undetermined => 5,
+        Verdict::Unjudged => 6,
+        Verdict::NotApplicable => 7,
     }
 }
 
@@ -159,8 +163,8 @@ mod tests {
             text,
             "emu on halfcheck f16 emulator (mediump): 2 tests in 14 s\n  \
              status:  1 pass, 1 fail\n  \
-             verdict: 1 lowered, 0 not-lowered, 0 partial, 0 out-of-bounds, 0 undetermined, \
-             0 n/a; 1 without one\n\
+             verdict: 1 lowered, 0 not-lowered, 0 partial, 0 out-of-bounds, 0 inconsistent, \
+             0 undetermined, 0 unjudged, 0 n/a; 1 without one\n\
              failed: b.shader_test: fail\n    \
              probe at line 7 failed\n\
              1 unexpected results\n\

@@ -54,7 +54,10 @@ pub fn lines(result: &TestResult) -> Vec<String> {
 fn decides(verdict: ChannelVerdict) -> bool {
     matches!(
         verdict,
-        ChannelVerdict::Lowered | ChannelVerdict::NotLowered | ChannelVerdict::OutOfBounds
+        ChannelVerdict::Lowered
+            | ChannelVerdict::NotLowered
+            | ChannelVerdict::OutOfBounds
+            | ChannelVerdict::Inconsistent
     )
 }
 
@@ -81,19 +84,27 @@ fn failed_probe(probe: &ProbeResult) -> String {
 }
 
 /// `probe line 32 at (0, 0) r: observed 0.25 (0x3e800000); mediump (binary16) 0.25, highp
-/// (binary32) 0.33333334; H [..], M [..]: lowered`.
+/// (binary32) 0.33333334; H [..], M [..]: lowered`, with the driver's own highp value
+/// (`reference 0.33333334`) after `observed` when a reference ran. The pixel is the one the
+/// channels were judged at.
 fn channel(probe: &ProbeResult, index: usize, a: &ChannelAnalysis) -> String {
+    let pixel = probe.judged_pixel.unwrap_or(probe.pixel);
     let bits = probe
         .observed_bits
         .get(index)
+        .filter(|_| pixel == probe.pixel)
         .map(|b| format!(" ({b})"))
         .unwrap_or_default();
+    let reference = a
+        .reference
+        .map(|r| format!(", reference {}", number(r)))
+        .unwrap_or_default();
     format!(
-        "probe line {} at ({}, {}) {}: observed {}{bits}; mediump (binary16) {}, highp \
-         (binary32) {}; H [{}, {}], M [{}, {}]: {}",
+        "probe line {} at ({}, {}) {}: observed {}{bits}{reference}; mediump (binary16) {}, \
+         highp (binary32) {}; H [{}, {}], M [{}, {}]: {}",
         probe.line,
-        probe.pixel[0],
-        probe.pixel[1],
+        pixel[0],
+        pixel[1],
         CHANNELS.get(index).copied().unwrap_or("?"),
         number(a.observed),
         number(a.mediump),
@@ -143,6 +154,7 @@ mod tests {
             matches_mediump: observed == 0.25,
             ulp16_error: 0.0,
             ulp32_error: 0.0,
+            ..ChannelAnalysis::default()
         }
     }
 
@@ -163,6 +175,7 @@ mod tests {
                 analysis(1.0, ChannelVerdict::KeptHighp),
                 analysis(0.25, ChannelVerdict::Lowered),
             ],
+            ..ProbeResult::default()
         });
         let lines = lines(&result);
         assert_eq!(
@@ -185,7 +198,7 @@ mod tests {
             observed_bits: vec!["0x3e800000".into()],
             observed_unorm8: vec![f64::from(64.0f32 / 255.0)],
             pass: false,
-            channels: Vec::new(),
+            ..ProbeResult::default()
         });
         assert_eq!(
             lines(&result),

@@ -185,7 +185,7 @@ fn worker_command(options: &RunOptions) -> Result<WorkerCommand, String> {
     })
 }
 
-/// `worker --backend KIND [--gl-device N] --emu-mode MODE [--framebuffers DIR]`.
+/// `worker --backend KIND [--gl-device N] --emu-mode MODE --reference WHEN [--framebuffers DIR]`.
 fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     let name = match kind {
         BackendKind::Auto => "auto",
@@ -204,6 +204,8 @@ fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     args.extend([
         "--emu-mode".to_string(),
         options.emu_mode.name().to_string(),
+        "--reference".to_string(),
+        options.reference.name().to_string(),
     ]);
     if let Some(dir) = &options.framebuffers {
         args.extend(["--framebuffers".to_string(), dir.display().to_string()]);

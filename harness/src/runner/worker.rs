@@ -32,7 +32,12 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     if options.framebuffers.is_some() {
         backend.keep_windows();
     }
-    if !send(&mut out, &Reply::Ready(Box::new(backend.run_info()))) {
+    let mut info = backend.run_info();
+    if judges {
+        info.reference = Some(options.reference.name().to_string());
+        info.predictions = verdict::predict::describe();
+    }
+    if !send(&mut out, &Reply::Ready(Box::new(info))) {
         return 1;
     }
     for line in std::io::stdin().lock().lines() {
@@ -44,12 +49,13 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
                 let mut result = match parse_file(&job.path) {
                     Ok(test) => {
                         let mut result = backend.run_test(&test);
+                        // The test's own window, before a reference run replaces it.
+                        let window = backend.take_window();
                         if judges {
-                            verdict::attach(&test, &mut result);
+                            let mut reference = |promoted: &_| backend.run_test(promoted);
+                            verdict::attach(&test, &mut result, options.reference, &mut reference);
                         }
-                        if let (Some(dir), Some(window)) =
-                            (&options.framebuffers, backend.take_window())
-                        {
+                        if let (Some(dir), Some(window)) = (&options.framebuffers, window) {
                             keep_window(dir, &job.name, &window, &mut result);
                         }
                         result

@@ -1,195 +1,388 @@
 //! Decides from numbers whether a driver lowered: per probed channel, then per test.
 //!
-//! For each channel the run knows the observed value `o`, and from the emulator the highp and
-//! mediump predictions with their acceptance intervals `H` and `M` (what a conforming highp or
-//! mediump evaluation may return). A channel *discriminates* when the binary16 evaluation of
-//! everything the precision rules let a driver lower (`m`, the `spec` model) lies outside `H`
-//! and `M` is not inside `H`. The rules:
-//! - `o` inside `H`: not lowered, on a discriminating channel; kept highp when lowering
-//!   changes nothing there (`M == H` and `m == h`: the rules keep the channel at highp, e.g. a
-//!   constant); otherwise undetermined: no value could have told highp from mediump there.
-//! - `o` outside `H`, inside `M`: lowered, proof that reduced precision was used.
-//! - `o` outside both: out of bounds, too inaccurate even for mediump (a driver bug).
+//! For each channel the run knows the observed value `o`, often the driver's own highp value
+//! `r` at the same pixel (the test promoted to highp, run on the same device), and from the
+//! emulator the highp and mediump predictions `h`, `m` (Mesa's lowering), `m'` (everything
+//! the precision rules let a driver lower), the exact value `e`, and the acceptance intervals
+//! `H` and `M` of any conforming highp and mediump evaluation. Three lines of evidence are
+//! read from them, each on its own ([`ChannelEvidence`]):
 //!
-//! A test is lowered when all its discriminating channels are, not lowered when none are,
-//! partial otherwise; out of bounds wins over everything. A negative control has `M == H` on
-//! every channel, so it comes out not lowered, or out of bounds when a driver lowered an
-//! operation it must not.
+//! - **reference**: `r` outside a bounded `H` is a driver bug (`out-of-bounds`); `o == r` bit
+//!   for bit where the binary16 and binary32 predictions differ is `not-lowered`; `o != r`
+//!   with `o` farther from `e` than `r` on such a channel is `lowered`.
+//! - **bounds**, true of any conforming driver: `o` outside `H` and inside a bounded `M` is
+//!   `lowered`; outside `H` and a bounded `M` is `out-of-bounds`; inside `H` on a channel
+//!   whose `m'` lies outside `H` is `not-lowered`. An unbounded `M` is never evidence.
+//! - **model**: `o` equal bit for bit to `m` (`lowered`) or to `h` (`not-lowered`) where the
+//!   two differ. It never decides alone; it only makes a disagreement visible.
+//!
+//! The channel verdict: `out-of-bounds` when the reference or the bounds say so; otherwise
+//! `inconsistent` when any two lines disagree; otherwise what the reference and bounds say;
+//! with neither saying anything, `kept-highp` (the rules keep the channel at highp) or
+//! `undetermined`.
+//!
+//! A test is out of bounds when any channel is, inconsistent when any channel is, lowered
+//! when every deciding channel is lowered, not lowered when none is, partial otherwise, and
+//! undetermined when no channel decides (a negative control whose every channel the rules keep
+//! at highp included: nothing there can tell a lowering driver from one that does not; a
+//! driver that lowers it anyway is out of bounds).
 
-pub use crate::results::{ChannelVerdict, Interval, Verdict};
+pub use crate::results::{ChannelEvidence, ChannelVerdict, Evidence, Interval, Verdict};
 
-/// Whether a channel can tell a lowering driver from one that does not: the mediump value
-/// `m` lies outside `H`, and `M` reaches outside `H`.
-pub fn discriminates(m: f64, highp: &Interval, mediump: &Interval) -> bool {
-    !highp.contains(m) && !mediump.is_within(highp)
-}
-
-/// The values a channel is judged against: the highp and mediump (`spec` model) predictions
-/// and their acceptance intervals.
+/// What the emulator predicts for one probed channel at one pixel.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Expectation {
-    /// `h`.
-    pub highp: f64,
-    /// `m` of the `spec` model.
-    pub mediump: f64,
-    /// `H`.
+pub struct ChannelPrediction {
+    /// `h`: every operation at binary32 (a driver that does not lower).
+    pub highp: f32,
+    /// `m`: the operations Mesa lowers in binary16 (the `mesa` model, llvmpipe's switches).
+    pub mediump: f32,
+    /// `m'`: every operation the precision rules allow in binary16 (`spec` model).
+    pub mediump_spec: f32,
+    /// `e`: the binary64 value.
+    pub exact: f64,
+    /// `H`: what a conforming highp evaluation may return.
     pub highp_bounds: Interval,
-    /// `M`.
+    /// `M`: what a conforming mediump evaluation may return.
     pub mediump_bounds: Interval,
 }
 
-/// Classifies observed value `o` against what a highp and a mediump evaluation give.
-pub fn classify_channel(o: f64, e: &Expectation) -> ChannelVerdict {
-    let (highp, mediump, m) = (&e.highp_bounds, &e.mediump_bounds, e.mediump);
-    if highp.contains(o) {
-        // Nothing the rules let a driver lower touches this channel.
-        let kept_highp = highp == mediump && e.highp.to_bits() == m.to_bits();
-        if kept_highp {
-            ChannelVerdict::KeptHighp
-        } else if discriminates(m, highp, mediump) {
-            ChannelVerdict::NotLowered
-        } else {
-            ChannelVerdict::Undetermined
-        }
-    } else if mediump.contains(o) {
-        ChannelVerdict::Lowered
-    } else {
-        ChannelVerdict::OutOfBounds
+impl ChannelPrediction {
+    /// Whether acceptance intervals can prove lowering here: `m'` lies outside `H`, and `M`
+    /// is bounded and reaches outside `H`.
+    pub fn discriminates_by_bounds(&self) -> bool {
+        let m = f64::from(self.mediump_spec);
+        bounded(&self.mediump_bounds)
+            && !self.highp_bounds.contains(m)
+            && !self.mediump_bounds.is_within(&self.highp_bounds)
+    }
+
+    /// Whether the binary16 predictions differ from the binary32 one, so that a driver's own
+    /// highp run can show lowering here.
+    pub fn discriminates_by_models(&self) -> bool {
+        let h = self.highp.to_bits();
+        self.mediump.to_bits() != h || self.mediump_spec.to_bits() != h
+    }
+
+    /// Whether the rules keep this channel at highp: `M == H` and `m' == h`.
+    pub fn kept_highp(&self) -> bool {
+        self.highp_bounds == self.mediump_bounds
+            && self.highp.to_bits() == self.mediump_spec.to_bits()
     }
 }
 
-/// Combines the channel verdicts of a test that declares reduced precision.
+/// Whether both ends of `i` are finite.
+fn bounded(i: &Interval) -> bool {
+    i.lo.is_finite() && i.hi.is_finite()
+}
+
+/// The bounds evidence for observed value `o`.
+pub fn bounds_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
+    let o = f64::from(o);
+    if p.highp_bounds.contains(o) {
+        if p.discriminates_by_bounds() {
+            Evidence::NotLowered
+        } else {
+            Evidence::Silent
+        }
+    } else if !bounded(&p.mediump_bounds) {
+        // Any value is a conforming mediump result: nothing proven either way.
+        Evidence::Silent
+    } else if p.mediump_bounds.contains(o) {
+        Evidence::Lowered
+    } else {
+        Evidence::OutOfBounds
+    }
+}
+
+/// The reference evidence for observed value `o` and the driver's own highp value `r`.
+pub fn reference_evidence(o: f32, r: Option<f32>, p: &ChannelPrediction) -> Evidence {
+    let Some(r) = r else {
+        return Evidence::Silent;
+    };
+    let r64 = f64::from(r);
+    if bounded(&p.highp_bounds) && !p.highp_bounds.contains(r64) {
+        return Evidence::OutOfBounds;
+    }
+    if !p.discriminates_by_models() {
+        return Evidence::Silent;
+    }
+    if o.to_bits() == r.to_bits() {
+        return Evidence::NotLowered;
+    }
+    let (o_error, r_error) = ((f64::from(o) - p.exact).abs(), (r64 - p.exact).abs());
+    if o_error > r_error {
+        Evidence::Lowered
+    } else {
+        Evidence::Silent
+    }
+}
+
+/// The model evidence for observed value `o`.
+pub fn model_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
+    if p.mediump.to_bits() == p.highp.to_bits() {
+        Evidence::Silent
+    } else if o.to_bits() == p.mediump.to_bits() {
+        Evidence::Lowered
+    } else if o.to_bits() == p.highp.to_bits() {
+        Evidence::NotLowered
+    } else {
+        Evidence::Silent
+    }
+}
+
+/// Every line of evidence for one channel.
+pub fn evidence(o: f32, r: Option<f32>, p: &ChannelPrediction) -> ChannelEvidence {
+    ChannelEvidence {
+        reference: reference_evidence(o, r, p),
+        bounds: bounds_evidence(o, p),
+        model: model_evidence(o, p),
+    }
+}
+
+/// The channel verdict the evidence gives (`kept_highp`: the rules keep the channel at highp).
+pub fn verdict_from(evidence: &ChannelEvidence, kept_highp: bool) -> ChannelVerdict {
+    let deciding = [evidence.reference, evidence.bounds];
+    if deciding.contains(&Evidence::OutOfBounds) {
+        return ChannelVerdict::OutOfBounds;
+    }
+    let all = [evidence.reference, evidence.bounds, evidence.model];
+    let lowered = all.contains(&Evidence::Lowered);
+    let not_lowered = all.contains(&Evidence::NotLowered);
+    if lowered && not_lowered {
+        return ChannelVerdict::Inconsistent;
+    }
+    if deciding.contains(&Evidence::Lowered) {
+        ChannelVerdict::Lowered
+    } else if deciding.contains(&Evidence::NotLowered) {
+        ChannelVerdict::NotLowered
+    } else if kept_highp {
+        ChannelVerdict::KeptHighp
+    } else {
+        ChannelVerdict::Undetermined
+    }
+}
+
+/// Classifies one channel: its evidence and verdict.
+pub fn classify_channel(
+    o: f32,
+    r: Option<f32>,
+    p: &ChannelPrediction,
+) -> (ChannelEvidence, ChannelVerdict) {
+    let found = evidence(o, r, p);
+    (found, verdict_from(&found, p.kept_highp()))
+}
+
+/// Combines the channel verdicts of a test (or of one pixel) that declares reduced precision.
 pub fn combine(channels: &[ChannelVerdict]) -> Verdict {
     if channels.contains(&ChannelVerdict::OutOfBounds) {
         return Verdict::OutOfBounds;
     }
-    let lowered = channels
-        .iter()
-        .filter(|&&c| c == ChannelVerdict::Lowered)
-        .count();
-    let not_lowered = channels
-        .iter()
-        .filter(|&&c| c == ChannelVerdict::NotLowered)
-        .count();
-    let undetermined = channels.contains(&ChannelVerdict::Undetermined);
-    match (lowered, not_lowered) {
-        (0, 0) if undetermined => Verdict::Undetermined,
-        // Every channel kept highp: a negative control.
-        (0, 0) => Verdict::NotLowered,
+    if channels.contains(&ChannelVerdict::Inconsistent) {
+        return Verdict::Inconsistent;
+    }
+    let count = |v: ChannelVerdict| channels.iter().filter(|&&c| c == v).count();
+    match (
+        count(ChannelVerdict::Lowered),
+        count(ChannelVerdict::NotLowered),
+    ) {
+        (0, 0) => Verdict::Undetermined,
         (_, 0) => Verdict::Lowered,
         (0, _) => Verdict::NotLowered,
         _ => Verdict::Partial,
     }
 }
 
+/// How little a verdict says for lowering: 0 for out-of-bounds, rising to lowered. The pixel
+/// of a probe with the smallest rank is the one it records.
+pub fn severity(v: Verdict) -> u8 {
+    match v {
+        Verdict::OutOfBounds => 0,
+        Verdict::Inconsistent => 1,
+        Verdict::NotLowered => 2,
+        Verdict::Partial => 3,
+        Verdict::Undetermined | Verdict::Unjudged | Verdict::NotApplicable => 4,
+        Verdict::Lowered => 5,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ChannelVerdict as C;
+    use Evidence::{Lowered, NotLowered, OutOfBounds, Silent};
 
-    /// An expectation whose highp value is the middle of `H`.
-    fn expect(m: f64, highp_bounds: &Interval, mediump_bounds: &Interval) -> Expectation {
-        Expectation {
-            highp: (highp_bounds.lo + highp_bounds.hi) / 2.0,
-            mediump: m,
-            highp_bounds: *highp_bounds,
-            mediump_bounds: *mediump_bounds,
+    // fract(1/3 * 1024): binary32 gives 0.333343505859375, binary16 exactly 0.25.
+    const H_VALUE: f32 = 0.333_343_5;
+    const EXACT: f64 = 1.0 / 3.0;
+
+    fn div() -> ChannelPrediction {
+        ChannelPrediction {
+            highp: H_VALUE,
+            mediump: 0.25,
+            mediump_spec: 0.25,
+            exact: EXACT,
+            highp_bounds: Interval::new(0.3330, 0.3337),
+            mediump_bounds: Interval::new(0.2, 0.45),
         }
     }
 
-    // fract(1/3 * 1024): binary32 gives 0.3333, binary16 gives exactly 0.25.
-    fn highp() -> Interval {
-        Interval::new(0.3330, 0.3337)
+    /// sin(x) near 0.5: binary16 lands inside highp's loose allowance, so only a reference
+    /// can tell.
+    fn sine() -> ChannelPrediction {
+        ChannelPrediction {
+            highp: 0.479_425_55,
+            mediump: 0.479_492_2,
+            mediump_spec: 0.479_492_2,
+            exact: 0.479_425_538_604_203,
+            highp_bounds: Interval::new(0.4789, 0.4799),
+            mediump_bounds: Interval::new(0.478, 0.481),
+        }
     }
-    fn mediump() -> Interval {
-        Interval::new(0.2, 0.45)
+
+    fn verdict(o: f32, r: Option<f32>, p: &ChannelPrediction) -> (ChannelEvidence, C) {
+        classify_channel(o, r, p)
+    }
+
+    fn ev(reference: Evidence, bounds: Evidence, model: Evidence) -> ChannelEvidence {
+        ChannelEvidence {
+            reference,
+            bounds,
+            model,
+        }
     }
 
     #[test]
-    fn value_outside_highp_inside_mediump_is_lowered() {
-        assert_eq!(
-            classify_channel(0.25, &expect(0.25, &highp(), &mediump())),
-            ChannelVerdict::Lowered
-        );
+    fn a_lowering_driver_is_lowered_by_every_line_of_evidence() {
+        let (found, v) = verdict(0.25, Some(H_VALUE), &div());
+        assert_eq!(found, ev(Lowered, Lowered, Lowered));
+        assert_eq!(v, C::Lowered);
     }
 
     #[test]
-    fn value_inside_highp_is_not_lowered() {
-        assert_eq!(
-            classify_channel(0.33334, &expect(0.25, &highp(), &Interval::new(0.24, 0.26))),
-            ChannelVerdict::NotLowered
-        );
+    fn a_driver_that_does_not_lower_is_not_lowered_by_every_line_of_evidence() {
+        let (found, v) = verdict(H_VALUE, Some(H_VALUE), &div());
+        assert_eq!(found, ev(NotLowered, NotLowered, NotLowered));
+        assert_eq!(v, C::NotLowered);
     }
 
     #[test]
-    fn value_outside_both_intervals_is_out_of_bounds() {
-        assert_eq!(
-            classify_channel(0.9, &expect(0.25, &highp(), &mediump())),
-            ChannelVerdict::OutOfBounds
-        );
-        assert_eq!(
-            classify_channel(f64::NAN, &expect(0.25, &highp(), &mediump())),
-            ChannelVerdict::OutOfBounds
-        );
+    fn bounds_alone_decide_without_a_reference() {
+        assert_eq!(verdict(0.25, None, &div()).1, C::Lowered);
+        // Another driver's rounding inside H: no model matches, bounds still decide.
+        let (found, v) = verdict(0.333_35, None, &div());
+        assert_eq!(found, ev(Silent, NotLowered, Silent));
+        assert_eq!(v, C::NotLowered);
     }
 
     #[test]
-    fn mediump_interval_inside_highp_cannot_tell_and_is_undetermined() {
-        let wide = Interval::new(0.0, 1.0);
-        assert_eq!(
-            classify_channel(0.5, &expect(0.45, &wide, &Interval::new(0.4, 0.6))),
-            ChannelVerdict::Undetermined
-        );
+    fn the_reference_decides_where_the_bounds_cannot() {
+        // llvmpipe: binary16 sine, its own highp run is binary32.
+        let (found, v) = verdict(0.479_492_2, Some(0.479_425_55), &sine());
+        assert_eq!(found, ev(Lowered, Silent, Lowered));
+        assert_eq!(v, C::Lowered);
+        // softpipe: both runs binary32, bit for bit.
+        let (found, v) = verdict(0.479_425_55, Some(0.479_425_55), &sine());
+        assert_eq!(found, ev(NotLowered, Silent, NotLowered));
+        assert_eq!(v, C::NotLowered);
+        // No reference: nothing can tell.
+        assert_eq!(verdict(0.479_492_2, None, &sine()).1, C::Undetermined);
     }
 
     #[test]
-    fn mediump_value_inside_highp_cannot_tell_and_is_undetermined() {
-        // sin(x): binary16 lands within highp's 2^-11 absolute allowance.
-        let h = Interval::new(0.4990, 0.5010);
-        let m = Interval::new(0.49, 0.51);
-        assert!(!discriminates(0.5004, &h, &m));
-        assert_eq!(
-            classify_channel(0.5, &expect(0.5004, &h, &m)),
-            ChannelVerdict::Undetermined
-        );
+    fn a_value_closer_to_exact_than_the_reference_is_no_evidence_of_lowering() {
+        let (found, v) = verdict(0.479_43, Some(0.479_45), &sine());
+        assert_eq!(found.reference, Silent);
+        assert_eq!(v, C::Undetermined);
     }
 
     #[test]
-    fn negative_control_is_not_lowered_or_out_of_bounds() {
-        let h = highp();
-        let kept = Expectation {
-            highp: 0.3334,
-            mediump: 0.3334,
-            highp_bounds: h,
-            mediump_bounds: h,
+    fn disagreeing_evidence_is_inconsistent_never_resolved() {
+        // The driver's own highp run is closer to exact, yet o lies inside H where binary16
+        // would not: the reference says lowered, the bounds say not.
+        let (found, v) = verdict(0.3336, Some(H_VALUE), &div());
+        assert_eq!(found, ev(Lowered, NotLowered, Silent));
+        assert_eq!(v, C::Inconsistent);
+        // Bounds say lowered (o outside a too-narrow H) but o equals the driver's own highp
+        // run: the false proof an unsound H gave on llvmpipe with GALLIUM_NOSSE=1 cannot be
+        // lowered; r outside H is reported instead.
+        let narrow = ChannelPrediction {
+            highp_bounds: Interval::new(0.3333, 0.33336),
+            ..div()
         };
-        assert_eq!(classify_channel(0.3334, &kept), ChannelVerdict::KeptHighp);
-        assert_eq!(classify_channel(0.25, &kept), ChannelVerdict::OutOfBounds);
-        // Equal intervals made whole by amplification are not a control.
-        let whole = Interval::new(0.0, 1.0);
+        let (found, v) = verdict(0.3334, Some(0.3334), &narrow);
+        assert_eq!(found, ev(OutOfBounds, Lowered, Silent));
+        assert_ne!(v, C::Lowered);
+        // The model alone disagreeing is enough to show it.
         assert_eq!(
-            classify_channel(0.15, &expect(0.15, &whole, &whole)),
-            ChannelVerdict::Undetermined
+            verdict_from(&ev(Lowered, Silent, NotLowered), false),
+            C::Inconsistent
         );
         assert_eq!(
-            combine(&[ChannelVerdict::KeptHighp; 3]),
-            Verdict::NotLowered
+            verdict_from(&ev(Silent, NotLowered, Lowered), false),
+            C::Inconsistent
         );
     }
 
     #[test]
-    fn out_of_bounds_wins_and_mixed_channels_are_partial() {
-        use ChannelVerdict::*;
+    fn an_unbounded_mediump_interval_is_never_proof() {
+        let p = ChannelPrediction {
+            mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
+            ..div()
+        };
+        assert!(!p.discriminates_by_bounds());
+        let (found, v) = verdict(0.9, None, &p);
+        assert_eq!(found.bounds, Silent);
+        assert_eq!(v, C::Undetermined);
+        // Nor is a value inside H then evidence of not lowering.
+        assert_eq!(verdict(H_VALUE, None, &p).0.bounds, Silent);
+    }
+
+    #[test]
+    fn a_value_outside_both_intervals_is_out_of_bounds() {
+        assert_eq!(verdict(0.9, Some(H_VALUE), &div()).1, C::OutOfBounds);
+        assert_eq!(verdict(f32::NAN, None, &div()).1, C::OutOfBounds);
+    }
+
+    #[test]
+    fn a_reference_outside_highp_bounds_is_an_out_of_bounds_driver() {
+        // The driver's highp run itself is wrong: reported even though o looks lowered.
+        let (found, v) = verdict(0.25, Some(0.5), &div());
+        assert_eq!(found.reference, OutOfBounds);
+        assert_eq!(v, C::OutOfBounds);
+        let (found, _) = verdict(0.25, Some(f32::NAN), &div());
+        assert_eq!(found.reference, OutOfBounds);
+    }
+
+    #[test]
+    fn a_negative_control_is_kept_highp_and_out_of_bounds_when_lowered() {
+        let h = div().highp_bounds;
+        let kept = ChannelPrediction {
+            mediump: H_VALUE,
+            mediump_spec: H_VALUE,
+            mediump_bounds: h,
+            ..div()
+        };
+        assert_eq!(verdict(H_VALUE, Some(H_VALUE), &kept).1, C::KeptHighp);
+        assert_eq!(verdict(0.25, Some(H_VALUE), &kept).1, C::OutOfBounds);
+    }
+
+    #[test]
+    fn tests_combine_their_channels() {
         assert_eq!(
-            combine(&[Lowered, OutOfBounds, NotLowered]),
+            combine(&[C::Lowered, C::OutOfBounds, C::Inconsistent]),
             Verdict::OutOfBounds
         );
-        assert_eq!(combine(&[Lowered, NotLowered]), Verdict::Partial);
-        assert_eq!(combine(&[Lowered, Undetermined]), Verdict::Lowered);
-        assert_eq!(combine(&[NotLowered, Undetermined]), Verdict::NotLowered);
-        assert_eq!(combine(&[Undetermined]), Verdict::Undetermined);
-        // Constant channels (alpha = 1.0) say nothing either way.
-        assert_eq!(combine(&[Lowered, KeptHighp, KeptHighp]), Verdict::Lowered);
-        assert_eq!(combine(&[NotLowered, KeptHighp]), Verdict::NotLowered);
+        assert_eq!(
+            combine(&[C::Lowered, C::Inconsistent]),
+            Verdict::Inconsistent
+        );
+        assert_eq!(combine(&[C::Lowered, C::NotLowered]), Verdict::Partial);
+        assert_eq!(combine(&[C::Lowered, C::Undetermined]), Verdict::Lowered);
+        assert_eq!(combine(&[C::NotLowered, C::KeptHighp]), Verdict::NotLowered);
+        // Nothing decides: constants (piglit's sanity test) and highp-only controls alike.
+        assert_eq!(combine(&[C::KeptHighp; 4]), Verdict::Undetermined);
+        assert_eq!(combine(&[C::Undetermined]), Verdict::Undetermined);
+        assert_eq!(combine(&[]), Verdict::Undetermined);
     }
 
     #[test]
@@ -199,10 +392,16 @@ mod tests {
             Verdict::NotLowered,
             Verdict::NotApplicable,
             Verdict::OutOfBounds,
+            Verdict::Inconsistent,
+            Verdict::Unjudged,
         ] {
             let json = serde_json::to_string(&v).unwrap();
             assert_eq!(json, format!("\"{}\"", v.as_str()));
             assert_eq!(serde_json::from_str::<Verdict>(&json).unwrap(), v);
+        }
+        for e in [Lowered, NotLowered, OutOfBounds, Silent] {
+            let json = serde_json::to_string(&e).unwrap();
+            assert_eq!(json, format!("\"{}\"", e.as_str()));
         }
     }
 }

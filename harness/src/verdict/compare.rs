@@ -1,8 +1,11 @@
 //! `halfcheck compare OLD NEW`: what changed between two runs, and which changes are regressions.
 //!
 //! A regression is a test whose status got worse in piglit's order (pass, warn, fail, timeout,
-//! crash, error) or that shows less lowering (lowered -> partial -> not-lowered), or that became
-//! out of bounds. The reverse is a fix. Other differences (e.g. pass -> skip) are changes.
+//! crash, error), that shows less lowering (any step down from `lowered` or `partial`: to
+//! less lowering, or to a verdict that shows none, `undetermined`, `inconsistent`, `unjudged`
+//! and no verdict at all included), or that became out of bounds. The reverse of the first
+//! and the last, and more lowering, are fixes. Other differences (e.g. pass -> skip) are
+//! changes.
 
 use super::classify::Verdict;
 use super::expectations::status_rank;
@@ -52,6 +55,7 @@ fn direction(old: &TestResult, new: &TestResult) -> i8 {
     );
     match lowering {
         (Some(a), Some(b)) if b < a => -1,
+        (Some(a), None) if a > 0 => -1,
         (Some(a), Some(b)) if b > a => 1,
         _ if new_rank < old_rank => 1,
         _ if old.verdict == Some(Verdict::OutOfBounds) && new.verdict != old.verdict => 1,
@@ -171,6 +175,25 @@ mod tests {
         assert_eq!(c.new_tests, ["fresh"]);
         assert_eq!(c.removed_tests, ["gone"]);
         assert!(c.report().contains("a: pass, lowered -> fail, not-lowered"));
+    }
+
+    #[test]
+    fn any_step_down_from_lowered_is_a_regression() {
+        for new in [
+            None,
+            Some(Verdict::Partial),
+            Some(Verdict::Undetermined),
+            Some(Verdict::Inconsistent),
+            Some(Verdict::Unjudged),
+        ] {
+            let old = run(&[("a", Status::Pass, Some(Verdict::Lowered))]);
+            let new = run(&[("a", Status::Pass, new)]);
+            assert_eq!(compare(&old, &new).regressions.len(), 1, "{new:?}");
+        }
+        // Not lowered before: deciding nothing now is a change, not a regression.
+        let old = run(&[("a", Status::Pass, Some(Verdict::NotLowered))]);
+        let new = run(&[("a", Status::Pass, Some(Verdict::Undetermined))]);
+        assert_eq!(compare(&old, &new).changes.len(), 1);
     }
 
     #[test]

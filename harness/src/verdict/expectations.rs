@@ -15,6 +15,11 @@
 //!
 //! Every entry carries a reason. Anything unexpected, an unexpected improvement included, is
 //! reported and makes the run exit 1, the way Mesa CI's deqp-runner treats its baselines.
+//!
+//! A verdict is expected of every test that ran (status pass, warn or fail): a missing,
+//! `unjudged`, `undetermined` or `inconsistent` verdict where `lowered` was expected is
+//! unexpected, and `n/a` matches only an expected `n/a`. Tests that were skipped or broke are
+//! judged by their status alone.
 
 use super::classify::Verdict;
 use crate::results::{ResultsFile, Status, TestResult};
@@ -228,9 +233,9 @@ impl Expectations {
     fn check_one(&self, name: &str, result: &TestResult) -> Option<Unexpected> {
         let (expected, reason) = self.expected(name);
         let status_differs = result.status != expected.status;
-        // A verdict is only expected of tests that have one (n/a tests are judged by status).
-        let verdict_differs = match (expected.verdict, result.verdict) {
-            (Some(want), Some(got)) => got != Verdict::NotApplicable && got != want,
+        let ran = matches!(result.status, Status::Pass | Status::Warn | Status::Fail);
+        let verdict_differs = match expected.verdict {
+            Some(want) if ran => result.verdict != Some(want),
             _ => false,
         };
         if !status_differs && !verdict_differs {
@@ -354,10 +359,6 @@ skips: ["^slow/"]
                 "controls/x.shader_test",
                 result(Status::Pass, Some(Verdict::NotLowered)),
             ),
-            (
-                "plain.shader_test",
-                result(Status::Pass, Some(Verdict::NotApplicable)),
-            ),
             ("flaky/y.shader_test", result(Status::Crash, None)),
         ]));
         let summary: Vec<_> = found
@@ -377,6 +378,35 @@ skips: ["^slow/"]
                 ("int16/wrap.shader_test", true, false, "pass, lowered"),
             ]
         );
+    }
+
+    #[test]
+    fn a_lost_or_undecided_verdict_where_lowering_was_expected_is_unexpected() {
+        let e = Expectations::parse(YAML).unwrap();
+        let expected_lowered = [
+            None,
+            Some(Verdict::Unjudged),
+            Some(Verdict::Undetermined),
+            Some(Verdict::Inconsistent),
+            Some(Verdict::NotApplicable),
+        ];
+        for verdict in expected_lowered {
+            let found = e.check(&results(&[(
+                "arithmetic/div.shader_test",
+                result(Status::Pass, verdict),
+            )]));
+            assert_eq!(found.len(), 1, "{verdict:?} passed for lowered");
+            assert!(!found[0].improvement);
+        }
+        // n/a matches only n/a.
+        let e = Expectations::parse(
+            "tests:\n  - name: plain\n    verdict: n/a\n    reason: highp only\n",
+        )
+        .unwrap();
+        let ok = result(Status::Pass, Some(Verdict::NotApplicable));
+        assert!(e.check(&results(&[("plain", ok)])).is_empty());
+        let judged = result(Status::Pass, Some(Verdict::Undetermined));
+        assert_eq!(e.check(&results(&[("plain", judged)])).len(), 1);
     }
 
     #[test]

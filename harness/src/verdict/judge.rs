@@ -1,81 +1,231 @@
-//! Attaches a lowering verdict to a test result, from the emulator's predictions.
+//! Judges a test result from the emulator's predictions and, when one ran, the driver's own
+//! highp reference run: every probed channel at every pixel each probe reads.
 //!
-//! For every probed channel the result records the observed value `o`, the highp and mediump
-//! predictions `h` and `m`, the exact (binary64) value, the acceptance intervals `H` and `M`,
-//! the channel verdict, whether `o` equals `m` bit for bit, and the error of `o` in binary16
-//! and binary32 ULPs against the exact value. A test whose shaders declare nothing lowp or
-//! mediump gets `n/a` and is judged by its piglit status alone.
+//! Each probe records the channels of one pixel, the one that says least for lowering
+//! ([`severity`]), with `o`, `r`, `h`, `m`, `m'`, the exact value, `H`, `M`, the evidence,
+//! whether the channel discriminates, whether `o` equals a prediction bit for bit and its
+//! error in binary16 and binary32 ULPs; and how many pixels were judged and lowered. The test's
+//! verdict combines every channel of every pixel ([`combine`]).
 
-use super::classify::{classify_channel, combine, Expectation, Interval, Verdict};
-use crate::results::{ChannelAnalysis, TestResult};
+use super::classify::{classify_channel, combine, severity, ChannelPrediction, Verdict};
+use super::predict::ProbePrediction;
+use crate::results::{ChannelAnalysis, ChannelVerdict, ProbeResult, TestResult};
 
-/// What the emulator predicts for one probed channel.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ChannelPrediction {
-    /// The value at highp (binary32 throughout).
-    pub highp: f32,
-    /// The value with the operations Mesa lowers in binary16 (the `mesa` model).
-    pub mediump: f32,
-    /// The value with every operation the precision rules allow in binary16 (`spec` model).
-    pub mediump_spec: f32,
-    /// The binary64 reference.
-    pub exact: f64,
-    /// What a conforming highp evaluation may return.
-    pub highp_bounds: Interval,
-    /// What a conforming mediump evaluation may return.
-    pub mediump_bounds: Interval,
+/// The RGBA values a probe read: its whole region when kept, else its reported pixel.
+struct Pixels<'a> {
+    region: [u32; 4],
+    rgba: &'a [f32],
 }
 
-/// Judges `result` given predictions per probe (in `result.probes` order) and per channel.
-///
-/// `reduced_precision` says whether the shaders declare anything lowp or mediump; when they
-/// do not, the verdict is `n/a`. Probes without predictions are left unjudged.
+impl<'a> Pixels<'a> {
+    /// The values of `probe` (a one-pixel view of `observed` when the region was not kept).
+    fn of(probe: &'a ProbeResult) -> Pixels<'a> {
+        match probe.region {
+            Some(region @ [_, _, w, h])
+                if probe.region_observed.len() == w as usize * h as usize * 4 =>
+            {
+                Pixels {
+                    region,
+                    rgba: &probe.region_observed,
+                }
+            }
+            _ => Pixels {
+                region: [probe.pixel[0], probe.pixel[1], 1, 1],
+                rgba: &probe.observed,
+            },
+        }
+    }
+
+    /// Channel `c` at pixel `(x, y)`.
+    fn at(&self, x: u32, y: u32, c: usize) -> Option<f32> {
+        let [rx, ry, w, h] = self.region;
+        if !((rx..rx + w).contains(&x) && (ry..ry + h).contains(&y)) {
+            return None;
+        }
+        let stride = if w * h == 1 { self.rgba.len() } else { 4 };
+        let index = ((y - ry) as usize * w as usize + (x - rx) as usize) * stride + c;
+        (c < stride)
+            .then(|| self.rgba.get(index).copied())
+            .flatten()
+    }
+
+    /// Every pixel, row by row from the bottom.
+    fn coordinates(&self) -> impl Iterator<Item = (u32, u32)> {
+        let [rx, ry, w, h] = self.region;
+        (ry..ry + h).flat_map(move |y| (rx..rx + w).map(move |x| (x, y)))
+    }
+}
+
+/// How one probe's pixels were judged.
+struct ProbeJudgement {
+    /// The channel verdicts seen at any pixel (each once).
+    seen: Vec<ChannelVerdict>,
+    /// The pixel that says least for lowering, and its channels' analyses.
+    worst: Option<([u32; 2], Verdict, Vec<ChannelAnalysis>)>,
+    judged: u64,
+    lowered: u64,
+}
+
+/// Judges `result` (its probes in order) against `predictions` (per probe) and the
+/// reference run `reference` (the promoted test on the same device). Probes without
+/// predictions are left unjudged; a test with no judged probe gets `unjudged`.
 pub fn judge(
     result: &mut TestResult,
-    predictions: &[Vec<ChannelPrediction>],
-    reduced_precision: bool,
+    predictions: &[ProbePrediction],
+    reference: Option<&TestResult>,
 ) {
-    if !reduced_precision {
-        result.verdict = Some(Verdict::NotApplicable);
+    let mut seen: Vec<ChannelVerdict> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    let mut judged_probes = 0;
+    for (k, probe) in result.probes.iter_mut().enumerate() {
+        let Some(prediction) = predictions.get(k) else {
+            continue;
+        };
+        let reference_probe = reference
+            .and_then(|r| r.probes.get(k))
+            .filter(|r| r.line == probe.line);
+        let j = judge_probe(probe, prediction, reference_probe);
+        let Some((pixel, pixel_verdict, channels)) = j.worst else {
+            continue;
+        };
+        judged_probes += 1;
+        for v in j.seen {
+            if !seen.contains(&v) {
+                seen.push(v);
+            }
+        }
+        if let Some(note) = note(probe.line, pixel, pixel_verdict, &channels) {
+            notes.push(note);
+        }
+        probe.channels = channels;
+        probe.judged_pixel = Some(pixel);
+        probe.pixels_judged = j.judged;
+        probe.pixels_lowered = j.lowered;
+    }
+    if judged_probes == 0 {
+        result.verdict = Some(Verdict::Unjudged);
+        result.verdict_reason = Some(if result.probes.is_empty() {
+            "no probe ran".to_string()
+        } else {
+            "the emulator predicted none of the probes that ran".to_string()
+        });
         return;
     }
-    let mut verdicts = Vec::new();
-    for (probe, channels) in result.probes.iter_mut().zip(predictions) {
-        probe.channels = probe
-            .observed
-            .iter()
-            .zip(channels)
-            .map(|(&o, p)| analyse(o, p))
-            .collect();
-        verdicts.extend(probe.channels.iter().map(|c| c.verdict));
+    let verdict = combine(&seen);
+    result.verdict = Some(verdict);
+    result.verdict_reason = match verdict {
+        Verdict::Undetermined => Some(
+            "no channel discriminates: on every probed channel the binary16 and binary32 \
+             predictions agree, or neither the acceptance intervals nor a highp reference \
+             can tell them apart"
+                .to_string(),
+        ),
+        Verdict::OutOfBounds | Verdict::Inconsistent => Some(notes.join("; ")),
+        _ => None,
+    };
+}
+
+/// Judges one probe at every pixel it read.
+fn judge_probe(
+    probe: &ProbeResult,
+    prediction: &ProbePrediction,
+    reference: Option<&ProbeResult>,
+) -> ProbeJudgement {
+    let observed = Pixels::of(probe);
+    let promoted = reference.map(Pixels::of);
+    let channels = probe.observed.len().min(4);
+    let mut out = ProbeJudgement {
+        seen: Vec::new(),
+        worst: None,
+        judged: 0,
+        lowered: 0,
+    };
+    let mut judged = Vec::with_capacity(4);
+    let mut verdicts = Vec::with_capacity(4);
+    for (x, y) in observed.coordinates() {
+        judged.clear();
+        verdicts.clear();
+        for c in 0..channels {
+            let (Some(p), Some(o)) = (prediction.at(x, y, c), observed.at(x, y, c)) else {
+                continue;
+            };
+            let r = promoted.as_ref().and_then(|p| p.at(x, y, c));
+            judged.push((o, r, p));
+            verdicts.push(classify_channel(o, r, &p).1);
+        }
+        if verdicts.is_empty() {
+            continue;
+        }
+        let pixel_verdict = combine(&verdicts);
+        out.judged += 1;
+        out.lowered += u64::from(pixel_verdict == Verdict::Lowered);
+        for &v in &verdicts {
+            if !out.seen.contains(&v) {
+                out.seen.push(v);
+            }
+        }
+        let worse = out
+            .worst
+            .as_ref()
+            .is_none_or(|(_, w, _)| severity(pixel_verdict) < severity(*w));
+        if worse {
+            let analyses = judged.iter().map(|(o, r, p)| analyse(*o, *r, p)).collect();
+            out.worst = Some(([x, y], pixel_verdict, analyses));
+        }
     }
-    if !verdicts.is_empty() {
-        result.verdict = Some(combine(&verdicts));
-    }
+    out
+}
+
+/// What a reader needs to know about a pixel whose channels are out of bounds or
+/// inconsistent.
+fn note(
+    line: usize,
+    pixel: [u32; 2],
+    verdict: Verdict,
+    channels: &[ChannelAnalysis],
+) -> Option<String> {
+    let wanted = match verdict {
+        Verdict::OutOfBounds => ChannelVerdict::OutOfBounds,
+        Verdict::Inconsistent => ChannelVerdict::Inconsistent,
+        _ => return None,
+    };
+    let (c, analysis) = channels
+        .iter()
+        .enumerate()
+        .find(|(_, a)| a.verdict == wanted)?;
+    let e = &analysis.evidence;
+    Some(format!(
+        "probe at line {line}, pixel ({}, {}), channel {c}: {} (reference: {}, bounds: {}, \
+         model: {})",
+        pixel[0],
+        pixel[1],
+        verdict.as_str(),
+        e.reference.as_str(),
+        e.bounds.as_str(),
+        e.model.as_str()
+    ))
 }
 
 /// The analysis of one channel.
-fn analyse(observed: f32, p: &ChannelPrediction) -> ChannelAnalysis {
+fn analyse(observed: f32, reference: Option<f32>, p: &ChannelPrediction) -> ChannelAnalysis {
     let o = f64::from(observed);
     let error = (o - p.exact).abs();
+    let (evidence, verdict) = classify_channel(observed, reference, p);
     ChannelAnalysis {
         observed: o,
         highp: f64::from(p.highp),
         mediump: f64::from(p.mediump),
         mediump_spec: f64::from(p.mediump_spec),
+        reference: reference.map(f64::from),
         exact: p.exact,
         highp_bounds: p.highp_bounds,
         mediump_bounds: p.mediump_bounds,
-        verdict: classify_channel(
-            o,
-            &Expectation {
-                highp: f64::from(p.highp),
-                mediump: f64::from(p.mediump_spec),
-                highp_bounds: p.highp_bounds,
-                mediump_bounds: p.mediump_bounds,
-            },
-        ),
+        verdict,
+        evidence,
+        discriminates_by_bounds: p.discriminates_by_bounds(),
+        discriminates_by_models: p.discriminates_by_models(),
         matches_mediump: observed.to_bits() == p.mediump.to_bits(),
+        matches_highp: observed.to_bits() == p.highp.to_bits(),
         ulp16_error: error / ulp(p.exact, 10, -14),
         ulp32_error: error / ulp(p.exact, 23, -126),
     }
@@ -95,29 +245,14 @@ fn ulp(x: f64, mantissa: i32, min_exp: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{ChannelVerdict, ProbeResult, Status};
-
-    fn probe(observed: Vec<f32>) -> ProbeResult {
-        ProbeResult {
-            line: 10,
-            pixel: [0, 0],
-            expected: vec![0.25; observed.len()],
-            tolerance: vec![0.01; observed.len()],
-            observed_bits: observed
-                .iter()
-                .map(|o| format!("{:#010x}", o.to_bits()))
-                .collect(),
-            observed_unorm8: vec![0.0; observed.len()],
-            observed,
-            pass: true,
-            channels: Vec::new(),
-        }
-    }
+    use crate::results::{Evidence, Interval, Status};
 
     /// fract(1/3 * 1024): 0.3333 at binary32, exactly 0.25 in binary16.
-    fn div_prediction() -> ChannelPrediction {
+    const HIGHP: f32 = 0.333_343_5;
+
+    fn div() -> ChannelPrediction {
         ChannelPrediction {
-            highp: 0.333_343_5,
+            highp: HIGHP,
             mediump: 0.25,
             mediump_spec: 0.25,
             exact: 1.0 / 3.0,
@@ -126,68 +261,143 @@ mod tests {
         }
     }
 
-    fn judged(observed: f32) -> TestResult {
+    /// A constant channel (alpha = 1): nothing reduced reaches it.
+    fn one() -> ChannelPrediction {
+        let point = Interval::new(1.0, 1.0);
+        ChannelPrediction {
+            highp: 1.0,
+            mediump: 1.0,
+            mediump_spec: 1.0,
+            exact: 1.0,
+            highp_bounds: point,
+            mediump_bounds: point,
+        }
+    }
+
+    /// A `probe rect` over `w` x 1 pixels at (10, 20): red per pixel, alpha 1.
+    fn probe(red: &[f32]) -> ProbeResult {
+        let region_observed: Vec<f32> = red.iter().flat_map(|&r| [r, 1.0, 0.0, 0.0]).collect();
+        ProbeResult {
+            line: 10,
+            pixel: [10, 20],
+            expected: vec![0.25, 1.0],
+            tolerance: vec![0.01; 2],
+            observed_bits: Vec::new(),
+            observed_unorm8: Vec::new(),
+            observed: vec![red[0], 1.0],
+            pass: true,
+            region: Some([10, 20, red.len() as u32, 1]),
+            region_observed,
+            channels: Vec::new(),
+            judged_pixel: None,
+            pixels_judged: 0,
+            pixels_lowered: 0,
+        }
+    }
+
+    fn predictions(width: u32) -> Vec<ProbePrediction> {
+        vec![ProbePrediction::from_table(
+            [10, 20, width, 1],
+            vec![vec![div(), one()]; width as usize],
+        )]
+    }
+
+    fn judged(red: &[f32], reference: Option<&[f32]>) -> TestResult {
         let mut result = TestResult::with_status(Status::Pass, "");
-        result.probes = vec![probe(vec![observed])];
-        judge(&mut result, &[vec![div_prediction()]], true);
+        result.probes = vec![probe(red)];
+        let promoted = reference.map(|r| {
+            let mut t = TestResult::with_status(Status::Fail, "");
+            t.probes = vec![probe(r)];
+            t
+        });
+        judge(
+            &mut result,
+            &predictions(red.len() as u32),
+            promoted.as_ref(),
+        );
         result
     }
 
     #[test]
-    fn llvmpipe_value_is_lowered_and_matches_the_prediction_exactly() {
-        let result = judged(0.25);
+    fn llvmpipe_values_are_lowered_at_every_pixel() {
+        let result = judged(&[0.25; 3], Some(&[HIGHP; 3]));
         assert_eq!(result.verdict, Some(Verdict::Lowered));
-        let c = &result.probes[0].channels[0];
-        assert!(c.matches_mediump);
-        assert_eq!(c.verdict, ChannelVerdict::Lowered);
+        let probe = &result.probes[0];
+        assert_eq!((probe.pixels_judged, probe.pixels_lowered), (3, 3));
+        let c = &probe.channels[0];
+        assert!(c.matches_mediump && !c.matches_highp);
+        assert_eq!(c.reference, Some(f64::from(HIGHP)));
+        assert_eq!(c.evidence.reference, Evidence::Lowered);
+        assert!(c.discriminates_by_bounds && c.discriminates_by_models);
         // |0.25 - 1/3| is 0.0833; a binary16 ULP at 1/3 is 2^-12.
+        assert!((c.ulp16_error - 0.083_333_33 * 4096.0).abs() < 1e-3);
+        // The constant alpha channel is kept highp and decides nothing.
+        assert_eq!(probe.channels[1].verdict, ChannelVerdict::KeptHighp);
+    }
+
+    #[test]
+    fn one_pixel_that_is_not_lowered_makes_a_rect_partial_and_is_recorded() {
+        let result = judged(&[0.25, HIGHP, 0.25], None);
+        assert_eq!(result.verdict, Some(Verdict::Partial));
+        let probe = &result.probes[0];
+        assert_eq!((probe.pixels_judged, probe.pixels_lowered), (3, 2));
+        assert_eq!(probe.judged_pixel, Some([11, 20]));
+        assert_eq!(probe.channels[0].verdict, ChannelVerdict::NotLowered);
+    }
+
+    #[test]
+    fn an_out_of_bounds_pixel_wins_and_says_where() {
+        let result = judged(&[0.25, 0.25, 0.9], Some(&[HIGHP; 3]));
+        assert_eq!(result.verdict, Some(Verdict::OutOfBounds));
+        assert_eq!(result.probes[0].judged_pixel, Some([12, 20]));
+        let reason = result.verdict_reason.unwrap_or_default();
         assert!(
-            (c.ulp16_error - 0.083_333_33 * 4096.0).abs() < 1e-3,
-            "{}",
-            c.ulp16_error
+            reason.contains("line 10, pixel (12, 20), channel 0: out-of-bounds"),
+            "{reason}"
         );
     }
 
     #[test]
-    fn softpipe_value_is_not_lowered() {
-        let result = judged(0.333_343_5);
-        assert_eq!(result.verdict, Some(Verdict::NotLowered));
-        assert!(!result.probes[0].channels[0].matches_mediump);
-    }
-
-    #[test]
-    fn a_value_outside_both_intervals_is_out_of_bounds() {
-        let result = judged(0.9);
-        assert_eq!(result.verdict, Some(Verdict::OutOfBounds));
-    }
-
-    #[test]
-    fn a_test_without_reduced_precision_is_not_applicable() {
+    fn constants_alone_are_undetermined_with_a_reason() {
         let mut result = TestResult::with_status(Status::Pass, "");
-        result.probes = vec![probe(vec![0.9])];
-        judge(&mut result, &[vec![div_prediction()]], false);
-        assert_eq!(result.verdict, Some(Verdict::NotApplicable));
-        assert!(result.probes[0].channels.is_empty());
+        result.probes = vec![probe(&[1.0])];
+        let constant = vec![ProbePrediction::from_table(
+            [10, 20, 1, 1],
+            vec![vec![one(), one()]],
+        )];
+        judge(&mut result, &constant, None);
+        assert_eq!(result.verdict, Some(Verdict::Undetermined));
+        assert!(result.verdict_reason.is_some());
+    }
+
+    #[test]
+    fn a_test_without_probes_is_unjudged_with_a_reason() {
+        let mut result = TestResult::with_status(Status::Fail, "link failed");
+        judge(&mut result, &[], None);
+        assert_eq!(result.verdict, Some(Verdict::Unjudged));
+        assert_eq!(result.verdict_reason.as_deref(), Some("no probe ran"));
     }
 
     #[test]
     fn infinite_bounds_and_nan_values_round_trip_through_json() {
         let mut result = TestResult::with_status(Status::Fail, "");
-        result.probes = vec![probe(vec![f32::NAN])];
+        result.probes = vec![probe(&[f32::NAN])];
         let unbounded = Interval::new(f64::NEG_INFINITY, f64::INFINITY);
         let p = ChannelPrediction {
             highp_bounds: unbounded,
             mediump_bounds: unbounded,
             exact: f64::INFINITY,
-            ..div_prediction()
+            ..div()
         };
-        judge(&mut result, &[vec![p]], true);
+        let predictions = vec![ProbePrediction::from_table([10, 20, 1, 1], vec![vec![p]])];
+        judge(&mut result, &predictions, None);
         let json = serde_json::to_string(&result).unwrap();
         let back: TestResult = serde_json::from_str(&json).unwrap();
         let c = &back.probes[0].channels[0];
         assert!(c.observed.is_nan());
         assert_eq!(c.highp_bounds.lo, f64::NEG_INFINITY);
         assert_eq!(c.exact, f64::INFINITY);
+        assert_eq!(c.reference, None);
     }
 
     #[test]

@@ -7,16 +7,26 @@ pub mod expectations;
 pub mod judge;
 pub mod predict;
 pub mod reduced;
+pub mod reference;
 
 pub use classify::{ChannelVerdict, Interval, Verdict};
+pub use reference::ReferenceMode;
 
-use crate::results::{Status, TestResult};
+use crate::results::{ReferenceOutcome, ReferenceRun, Status, TestResult};
 use crate::shader_test::ShaderTest;
+use std::time::Instant;
 
-/// Gives `result` its lowering verdict: `n/a` when the shaders declare no reduced precision,
-/// else judged from the emulator's predictions at the pixels the probes reported. When the
-/// emulator cannot predict, the verdict stays empty and `logs["verdict"]` says why.
-pub fn attach(test: &ShaderTest, result: &mut TestResult) {
+/// Gives `result` its lowering verdict: `n/a` when the shaders hold nothing lowp or mediump,
+/// else judged from the emulator's predictions at every pixel the probes read and, as `mode`
+/// asks, the driver's own highp reference (`run` runs the promoted test on the same device).
+/// A test that ran but cannot be judged gets `unjudged` and `verdict_reason` says why;
+/// skipped and broken tests get no verdict.
+pub fn attach(
+    test: &ShaderTest,
+    result: &mut TestResult,
+    mode: ReferenceMode,
+    run: &mut dyn FnMut(&ShaderTest) -> TestResult,
+) {
     if matches!(result.status, Status::Skip | Status::Error) {
         return;
     }
@@ -25,13 +35,56 @@ pub fn attach(test: &ShaderTest, result: &mut TestResult) {
         return;
     }
     if result.probes.is_empty() {
+        result.verdict = Some(Verdict::Unjudged);
+        result.verdict_reason = Some("no probe ran".to_string());
         return;
     }
-    let at: Vec<[u32; 2]> = result.probes.iter().map(|p| p.pixel).collect();
-    match predict::predict(test, &at) {
-        Ok(predictions) => judge::judge(result, &predictions, true),
+    let channels: Vec<usize> = result.probes.iter().map(|p| p.observed.len()).collect();
+    let predictions = match predict::predict(test, &channels) {
+        Ok(predictions) => predictions,
         Err(reason) => {
-            result.logs.insert("verdict".to_string(), reason);
+            result.verdict = Some(Verdict::Unjudged);
+            result.verdict_reason = Some(reason);
+            return;
         }
+    };
+    let promoted = match mode {
+        ReferenceMode::None => None,
+        ReferenceMode::Driver if reference::bounds_decide(result, &predictions) => {
+            result.reference = Some(ReferenceRun {
+                outcome: ReferenceOutcome::Skipped,
+                reason: Some(
+                    "the acceptance intervals decide every channel where binary16 and \
+                     binary32 differ"
+                        .to_string(),
+                ),
+                status: None,
+                duration_s: 0.0,
+            });
+            None
+        }
+        ReferenceMode::Driver | ReferenceMode::Always => {
+            let start = Instant::now();
+            let promoted = run(&reference::promoted(test));
+            let ran = !promoted.probes.is_empty();
+            result.reference = Some(ReferenceRun {
+                outcome: if ran {
+                    ReferenceOutcome::Ran
+                } else {
+                    ReferenceOutcome::Failed
+                },
+                reason: (!ran).then(|| {
+                    let why = promoted.reason.as_deref().unwrap_or("it drew no probe");
+                    format!("the promoted test ran no probe: {why}")
+                }),
+                status: Some(promoted.status),
+                duration_s: start.elapsed().as_secs_f64(),
+            });
+            ran.then_some(promoted)
+        }
+    };
+    judge::judge(result, &predictions, promoted.as_ref());
+    for probe in &mut result.probes {
+        probe.region_observed = Vec::new();
     }
 }

@@ -1,68 +1,140 @@
-//! The emulator's predictions for a test's probes: what a driver that does not lower (`h`),
-//! one that lowers as Mesa does (`m`) and exact arithmetic give, and the acceptance intervals
+//! The emulator's predictions for a test's probes, at every pixel each probe reads: what a
+//! driver that does not lower (`h`), one that lowers as Mesa does (`m`), one that lowers
+//! everything the rules allow (`m'`) and exact arithmetic give, and the acceptance intervals
 //! of a conforming highp (`H`) and mediump (`M`) evaluation.
 //!
 //! `H` is the highp interval domain over the unlowered shader; `M` is the mediump interval
-//! domain over the shader lowered by the `spec` model (with llvmpipe's switches): every
-//! operation the precision rules let a driver run at mediump gets mediump's allowance, so a
-//! driver that lowers more than Mesa is still judged conforming. Each interval is computed
-//! alongside a point evaluation of the same IR ([`Guided`]), whose values decide branches and
-//! indices: the bounds are those of the evaluations that take that path.
+//! domain over the shader lowered by the `spec` model: every operation the precision rules
+//! let a driver run at mediump gets mediump's allowance, and lowp/mediump uniforms and
+//! varyings may enter in the mediump format, so a driver that lowers more than Mesa is still
+//! judged conforming. Each interval is computed alongside a point evaluation of the same IR
+//! ([`Guided`]), whose values steer control flow; where an interval leaves a decision open,
+//! the evaluator follows both ways or gives up the bound (`halfcheck_compiler::exec`).
 
-use super::judge::ChannelPrediction;
-use super::Interval;
-use crate::backend::emu::{compile_options, evaluate, Evaluation, Mode};
-use crate::results::Status;
+use super::classify::{ChannelPrediction, Interval};
+use crate::backend::emu::{compile_options, evaluate, Evaluation, Mode, ProbeValues};
+use crate::results::{PredictionInfo, Status};
 use crate::shader_test::ShaderTest;
-use halfcheck_compiler::exec::{Bounds, Domain, Guided, Rounding};
+use halfcheck_compiler::exec::{Bounds, Domain, DriverModel, Guided, Rounding};
 use halfcheck_compiler::{CompileOptions, Model, Switches};
+use std::collections::BTreeMap;
 
-/// Per probe (in order) and per channel, the predictions at the pixels `at` (one per probe:
-/// the pixel the observed run reported). An error says why the emulator could not predict.
-pub fn predict(test: &ShaderTest, at: &[[u32; 2]]) -> Result<Vec<Vec<ChannelPrediction>>, String> {
-    let unlowered = compile_options(Mode::Highp);
-    let spec_lowered = CompileOptions {
+/// One probe's predictions over the region it reads, per pixel and probed channel.
+#[derive(Debug, Clone)]
+pub struct ProbePrediction {
+    /// `[x, y, w, h]`.
+    pub region: [u32; 4],
+    /// How many channels the probe reads.
+    pub channels: usize,
+    source: Source,
+}
+
+/// Point and bound from a guided evaluation.
+type Pair = (f64, halfcheck_compiler::exec::Interval);
+
+/// Where a probe's predictions come from: the emulator's evaluations, read per pixel on
+/// demand (a `probe all` holds 62,500 pixels), or a table.
+#[derive(Debug, Clone)]
+enum Source {
+    Evaluations {
+        highp: ProbeValues<Pair>,
+        spec: ProbeValues<Pair>,
+        mediump: ProbeValues<f64>,
+        exact: ProbeValues<f64>,
+    },
+    Table(Vec<Vec<ChannelPrediction>>),
+}
+
+impl ProbePrediction {
+    /// Predictions given per pixel (row by row from the bottom) and channel.
+    pub fn from_table(region: [u32; 4], pixels: Vec<Vec<ChannelPrediction>>) -> Self {
+        let channels = pixels.first().map_or(0, Vec::len);
+        ProbePrediction {
+            region,
+            channels,
+            source: Source::Table(pixels),
+        }
+    }
+
+    /// The prediction for channel `c` at pixel `(x, y)`, when the region holds it.
+    pub fn at(&self, x: u32, y: u32, c: usize) -> Option<ChannelPrediction> {
+        let [rx, ry, w, h] = self.region;
+        if !((rx..rx + w).contains(&x) && (ry..ry + h).contains(&y)) || c >= self.channels {
+            return None;
+        }
+        match &self.source {
+            Source::Table(pixels) => {
+                let index = (y - ry) as usize * w as usize + (x - rx) as usize;
+                pixels.get(index)?.get(c).copied()
+            }
+            Source::Evaluations {
+                highp,
+                spec,
+                mediump,
+                exact,
+            } => {
+                let (h, hb) = highp.at(x, y, c)?;
+                let (ms, mb) = spec.at(x, y, c)?;
+                Some(ChannelPrediction {
+                    highp: h as f32,
+                    mediump: mediump.at(x, y, c)? as f32,
+                    mediump_spec: ms as f32,
+                    exact: exact.at(x, y, c)?,
+                    highp_bounds: interval(&hb),
+                    mediump_bounds: interval(&mb),
+                })
+            }
+        }
+    }
+}
+
+/// The `spec` model's lowering, which `M` and `m'` evaluate.
+fn spec_lowered() -> CompileOptions {
+    CompileOptions {
         model: Model::Spec,
         lower: true,
         final_pipeline: false,
         switches: Switches::llvmpipe(),
-    };
+    }
+}
+
+/// Per probe (in order), the predictions over its region for its first `channels[k]`
+/// channels. An error says why the emulator could not predict.
+pub fn predict(test: &ShaderTest, channels: &[usize]) -> Result<Vec<ProbePrediction>, String> {
+    let unlowered = compile_options(Mode::Highp);
     let guided = |mode: Mode, follower: Bounds| Guided {
         guide: Rounding::new(mode),
         follower,
     };
-    let highp = run(test, &guided(Mode::Highp, Bounds::highp()), &unlowered, at)?;
-    let mediump_bounds = run(
+    let highp = run(test, &guided(Mode::Highp, Bounds::highp()), &unlowered)?;
+    let spec = run(
         test,
         &guided(Mode::Mediump, Bounds::mediump()),
-        &spec_lowered,
-        at,
+        &spec_lowered(),
     )?;
     let mediump = run(
         test,
         &Rounding::new(Mode::Mediump),
         &compile_options(Mode::Mediump),
-        at,
     )?;
-    let exact = run(test, &Rounding::new(Mode::Exact), &unlowered, at)?;
+    let exact = run(test, &Rounding::new(Mode::Exact), &unlowered)?;
     Ok(highp
-        .iter()
-        .enumerate()
-        .map(|(probe, channels)| {
-            channels
-                .iter()
-                .enumerate()
-                .filter_map(|(c, (h, highp_bounds))| {
-                    Some(ChannelPrediction {
-                        highp: *h as f32,
-                        mediump: *mediump.get(probe)?.get(c)? as f32,
-                        mediump_spec: mediump_bounds.get(probe)?.get(c)?.0 as f32,
-                        exact: *exact.get(probe)?.get(c)?,
-                        highp_bounds: interval(highp_bounds),
-                        mediump_bounds: interval(&mediump_bounds.get(probe)?.get(c)?.1),
-                    })
-                })
-                .collect()
+        .into_iter()
+        .zip(spec)
+        .zip(mediump.into_iter().zip(exact))
+        .zip(channels)
+        .map(|(((highp, spec), (mediump, exact)), &n)| {
+            let r = highp.region;
+            ProbePrediction {
+                region: [r.x, r.y, r.w, r.h],
+                channels: n.min(4),
+                source: Source::Evaluations {
+                    highp,
+                    spec,
+                    mediump,
+                    exact,
+                },
+            }
         })
         .collect())
 }
@@ -72,9 +144,8 @@ fn run<D: Domain>(
     test: &ShaderTest,
     domain: &D,
     options: &CompileOptions,
-    at: &[[u32; 2]],
-) -> Result<Vec<Vec<D::F>>, String> {
-    let Evaluation { result, probes } = evaluate(test, domain, options, at);
+) -> Result<Vec<ProbeValues<D::F>>, String> {
+    let Evaluation { result, probes } = evaluate(test, domain, options);
     match result.status {
         Status::Skip | Status::Error | Status::Crash | Status::Timeout => Err(format!(
             "the emulator could not run it: {}",
@@ -91,4 +162,105 @@ fn interval(i: &halfcheck_compiler::exec::Interval) -> Interval {
     } else {
         Interval::new(i.lo(), i.hi())
     }
+}
+
+/// How each prediction is made, for `results.json`'s `run.predictions`.
+pub fn describe() -> BTreeMap<String, PredictionInfo> {
+    let switches = |s: Switches| {
+        [
+            ("float16", s.float16),
+            ("int16", s.int16),
+            ("constants", s.constants),
+            ("float16_uniforms", s.float16_uniforms),
+            ("derivatives", s.derivatives),
+        ]
+        .into_iter()
+        .filter(|(_, on)| *on)
+        .map(|(name, _)| name.to_string())
+        .collect::<Vec<_>>()
+    };
+    let driver = |d: DriverModel| {
+        if d == DriverModel::softpipe() {
+            "softpipe (Mesa 22.3)".to_string()
+        } else if d == DriverModel::llvmpipe() {
+            "llvmpipe (Mesa 22.3)".to_string()
+        } else {
+            format!("{d:?}")
+        }
+    };
+    let any = "any conforming driver (interpolation, texture coordinates and filtering, \
+               derivatives within stated allowances)";
+    let info =
+        |meaning: &str, arithmetic: &str, driver_model: String, model: &str, on| PredictionInfo {
+            meaning: meaning.to_string(),
+            arithmetic: arithmetic.to_string(),
+            driver_model,
+            precision_model: model.to_string(),
+            switches: on,
+        };
+    let mesa = compile_options(Mode::Mediump);
+    BTreeMap::from([
+        (
+            "highp".to_string(),
+            info(
+                "a driver that does not lower: every operation in binary32",
+                "binary32",
+                driver(Rounding::new(Mode::Highp).driver),
+                "none",
+                Vec::new(),
+            ),
+        ),
+        (
+            "mediump".to_string(),
+            info(
+                "a driver that lowers as Mesa does",
+                "binary16 where lowered, else binary32",
+                driver(Rounding::new(Mode::Mediump).driver),
+                "mesa",
+                switches(mesa.switches),
+            ),
+        ),
+        (
+            "mediump_spec".to_string(),
+            info(
+                "a driver that lowers everything the precision rules allow",
+                "binary16 where lowered, else binary32",
+                driver(Rounding::new(Mode::Mediump).driver),
+                "spec",
+                switches(spec_lowered().switches),
+            ),
+        ),
+        (
+            "exact".to_string(),
+            info(
+                "the exact value",
+                "binary64",
+                driver(Rounding::new(Mode::Exact).driver),
+                "none",
+                Vec::new(),
+            ),
+        ),
+        (
+            "highp_bounds".to_string(),
+            info(
+                "every value a conforming highp evaluation may return",
+                "intervals, dEQP's highp allowances",
+                any.to_string(),
+                "none",
+                Vec::new(),
+            ),
+        ),
+        (
+            "mediump_bounds".to_string(),
+            info(
+                "every value a conforming evaluation may return with everything the rules \
+                 allow at mediump",
+                "intervals, dEQP's mediump allowances where lowered, lowp/mediump uniforms \
+                 and varyings in the mediump format",
+                any.to_string(),
+                "spec",
+                switches(spec_lowered().switches),
+            ),
+        ),
+    ])
 }

@@ -1,28 +1,91 @@
-//! Whether a test asks for reduced precision at all: a shader that declares nothing `lowp` or
-//! `mediump` (no qualifier, no `precision` statement) gets the verdict `n/a`.
+//! Whether a test asks for reduced precision at all: a test whose shaders hold nothing lowp or
+//! mediump gets the verdict `n/a`.
+//!
+//! Every precision source counts: a `lowp`/`mediump` qualifier or default precision
+//! statement (a word outside comments and disabled `#if` blocks), and the defaults GLSL ES
+//! predeclares below highp (a fragment shader's `int` is mediump, `sampler2D`/`samplerCube`
+//! are lowp in every stage), which the compiler resolves: one of the shader's own (not
+//! built-in) variables or functions resolving to lowp or mediump counts. When the compiler
+//! cannot take the shader, a type whose implicit default is below highp, named in a GLSL ES
+//! shader, counts instead.
 
 use crate::shader_test::{ShaderTest, SourceKind, Stage};
-use halfcheck_compiler::preprocess;
+use halfcheck_compiler::ir::Module;
+use halfcheck_compiler::{compile, preprocess, CompileOptions, Model};
 
-/// True when some GLSL shader of `test` says `lowp` or `mediump` outside comments and
-/// disabled `#if` blocks (the raw text is scanned when preprocessing fails).
+/// True when some GLSL shader of `test` holds anything lowp or mediump, written or implicit.
 pub fn declares_reduced_precision(test: &ShaderTest) -> bool {
     test.shaders
         .iter()
         .filter(|s| s.kind == SourceKind::Glsl)
         .any(|shader| {
             let stage = compiler_stage(shader.stage);
-            let text = preprocess(&shader.text, stage, "shader")
-                .map(|p| p.text)
-                .unwrap_or_else(|_| shader.text.clone());
-            has_reduced_qualifier(&text)
+            let options = CompileOptions {
+                model: Model::Spec,
+                lower: false,
+                ..CompileOptions::default()
+            };
+            text_has_reduced_precision(&shader.text, shader.stage, false)
+                || match compile(&shader.text, stage, "shader", &options) {
+                    Ok(module) => module_has_reduced_precision(&module),
+                    Err(_) => text_has_reduced_precision(&shader.text, shader.stage, true),
+                }
         })
 }
 
-/// Whether `lowp` or `mediump` stands in `text` as a word.
-fn has_reduced_qualifier(text: &str) -> bool {
+/// Whether a variable or function the shader declares resolves to lowp or mediump.
+fn module_has_reduced_precision(module: &Module) -> bool {
+    module
+        .variables
+        .iter()
+        .filter(|v| !v.builtin)
+        .any(|v| v.precision.is_lowerable())
+        || module
+            .functions
+            .iter()
+            .filter(|f| f.body.is_some())
+            .any(|f| f.return_precision.is_lowerable())
+}
+
+/// The text's answer: a `lowp`/`mediump` word outside comments and disabled `#if` blocks, or
+/// (with `implicit`) in a GLSL ES shader a type whose predeclared default is below highp.
+fn text_has_reduced_precision(text: &str, stage: Stage, implicit: bool) -> bool {
+    let es = implicit && !is_desktop_glsl(text);
+    let clean = preprocess(text, compiler_stage(stage), "shader")
+        .map_or_else(|_| text.to_string(), |p| p.text);
+    let found = words(&clean).any(|w| {
+        w == "lowp"
+            || w == "mediump"
+            || (es && matches!(w, "sampler2D" | "samplerCube"))
+            || (es
+                && stage == Stage::Fragment
+                && matches!(
+                    w,
+                    "int" | "ivec2" | "ivec3" | "ivec4" | "uint" | "uvec2" | "uvec3" | "uvec4"
+                ))
+    });
+    found
+}
+
+/// The words of `text` (runs of letters, digits and `_`).
+fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .any(|word| word == "lowp" || word == "mediump")
+        .filter(|w| !w.is_empty())
+}
+
+/// Whether a `#version` line names a desktop GLSL version (a number other than 100, no `es`).
+fn is_desktop_glsl(text: &str) -> bool {
+    let version = text.lines().find_map(|line| {
+        line.trim_start()
+            .strip_prefix('#')
+            .map(str::trim_start)
+            .and_then(|rest| rest.strip_prefix("version"))
+    });
+    version.is_some_and(|rest| {
+        let mut words = rest.split_whitespace();
+        let number = words.next();
+        number != Some("100") && words.next() != Some("es")
+    })
 }
 
 /// The compiler's name for a shader_test stage.
@@ -60,6 +123,23 @@ mod tests {
     }
 
     #[test]
+    fn implicit_defaults_below_highp_count() {
+        // A fragment shader's int is mediump, samplers are lowp, unless said otherwise.
+        assert!(declares(
+            "#version 300 es\nprecision highp float;\nuniform int i;\nout vec4 c;\n\
+             void main() { c = vec4(float(i * i)); }"
+        ));
+        assert!(declares(
+            "precision highp float;\nuniform sampler2D s;\n\
+             void main() { gl_FragColor = texture2D(s, vec2(0.5)); }"
+        ));
+        assert!(!declares(
+            "precision highp float;\nprecision highp int;\nuniform int i;\n\
+             void main() { gl_FragColor = vec4(float(i)); }"
+        ));
+    }
+
+    #[test]
     fn highp_only_shaders_and_comments_do_not_count() {
         assert!(!declares(
             "precision highp float;\n// mediump would be lowered\nvoid main() {}"
@@ -69,6 +149,34 @@ mod tests {
         ));
         assert!(!declares(
             "precision highp float;\nuniform float mediump_ish;\nvoid main() {}"
+        ));
+        // gl_FragColor is mediump, but it is the spec's, not the shader's.
+        assert!(!declares(
+            "precision highp float;\nuniform float a;\nvoid main() { gl_FragColor = vec4(a); }"
+        ));
+    }
+
+    #[test]
+    fn shaders_the_compiler_cannot_take_are_scanned() {
+        assert!(text_has_reduced_precision(
+            "#version 300 es\nlayout(unknown) mediump x;",
+            Stage::Fragment,
+            false
+        ));
+        assert!(text_has_reduced_precision(
+            "#version 300 es\nuniform isampler3D s; uniform int i;",
+            Stage::Fragment,
+            true
+        ));
+        assert!(!text_has_reduced_precision(
+            "#version 300 es\nuniform int i;",
+            Stage::Vertex,
+            true
+        ));
+        assert!(!text_has_reduced_precision(
+            "#version 130\nuniform int i;",
+            Stage::Fragment,
+            true
         ));
     }
 }

@@ -11,7 +11,7 @@ use super::program::{self, Built, Program};
 use super::shade::{Attribute, Blend, Draw, Factor, Topology};
 use super::textures::Units;
 use super::uniforms::Uniforms;
-use super::{Evaluation, Stop};
+use super::{Evaluation, ProbeValues, Stop};
 use crate::backend::piglit::device::{self, ArraysDraw, Primitive, Readback, RectDraw};
 use crate::backend::piglit::probe::{region, Region};
 use crate::backend::piglit::program::{ATTRIB_POS, ATTRIB_TEX};
@@ -26,14 +26,12 @@ use halfcheck_compiler::CompileOptions;
 use std::collections::BTreeMap;
 
 /// Runs `test` (whose requirements were checked) in `domain`, its shaders compiled with
-/// `options`. Each probe's values come from the pixel `at` gives for it (by probe order), or
-/// from the pixel its result reports. With `keep_window`, every pixel is shaded and the
-/// window's binary32 view comes back too.
+/// `options`. Each probe keeps the values of every pixel of its region. With `keep_window`,
+/// every pixel is shaded and the window's binary32 view comes back too.
 pub fn run<D: Domain>(
     test: &ShaderTest,
     domain: &D,
     options: &CompileOptions,
-    at: &[[u32; 2]],
     keep_window: bool,
 ) -> (Evaluation<D::F>, Option<WindowImage>) {
     let (width, height) = test.require.window_size();
@@ -48,7 +46,6 @@ pub fn run<D: Domain>(
         program: None,
         domain,
         fb: Framebuffer::new(width, height, domain.constant(0.0)),
-        at,
         probe_values: Vec::new(),
         needed,
         uniforms: Uniforms::default(),
@@ -93,10 +90,8 @@ struct EmuDevice<'a, D: Domain> {
     program: Option<Program>,
     domain: &'a D,
     fb: Framebuffer<D::F>,
-    /// The pixel each probe's values are read at, by probe order.
-    at: &'a [[u32; 2]],
-    /// Each probe's values, per channel.
-    probe_values: Vec<Vec<D::F>>,
+    /// Each probe's values over its region.
+    probe_values: Vec<ProbeValues<D::F>>,
     needed: Option<Vec<bool>>,
     uniforms: Uniforms,
     textures: Units,
@@ -231,15 +226,14 @@ impl<D: Domain> Device for EmuDevice<'_, D> {
     }
 
     fn probed(&mut self, result: &ProbeResult) {
-        let [x, y] = self
-            .at
-            .get(self.probe_values.len())
-            .copied()
-            .unwrap_or(result.pixel);
-        let zero = [self.domain.constant(0.0); 4];
-        let values = self.fb.get(x, y).unwrap_or(zero);
-        self.probe_values
-            .push(values.into_iter().take(result.observed.len()).collect());
+        let [x, y, w, h] = result
+            .region
+            .unwrap_or([result.pixel[0], result.pixel[1], 1, 1]);
+        let zero = self.domain.constant(0.0);
+        self.probe_values.push(ProbeValues {
+            region: Region { x, y, w, h },
+            rgba: self.fb.read(x, y, w, h, |v| v, zero),
+        });
     }
 
     fn window(&mut self) -> Result<WindowImage, Stop> {

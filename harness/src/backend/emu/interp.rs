@@ -14,8 +14,81 @@
 //! `dady = (emaj.dx (a_mid - a_min) - (a_max - a_min) ebot.dx) / area`. A quad at (x, y) starts
 //! from `a00 + dadx x + dady y`, its other pixels add `dadx`, `dady` or both; a
 //! perspective-correct varying divides by the plane of `1 / w`.
+//!
+//! For acceptance intervals, [`range_at`] gives every value a conforming driver may
+//! interpolate: the exact (binary64) perspective-correct interpolation at the pixel centre of
+//! the vertex values' ranges, widened by a stated allowance for vertices snapped to the
+//! subpixel grid the spec requires and for binary32 plane arithmetic.
 
 use halfcheck_compiler::exec::Rasterizer;
+
+/// How far a conforming driver may move a vertex when it snaps it to its subpixel grid, in
+/// pixels: half a step of the 4 subpixel bits GL ES requires at least (`SUBPIXEL_BITS`).
+pub const SNAP_SLACK: f64 = 1.0 / 32.0;
+
+/// How far binary32 plane setup and evaluation may move an interpolated value, relative to
+/// the largest vertex value: `2^-18` (32 binary32 ulps).
+pub const PLANE_ALLOWANCE: f64 = 1.0 / (1u64 << 18) as f64;
+
+/// Every value a conforming driver may interpolate at the centre of pixel `(x, y)` for an
+/// attribute whose vertex values lie in `ranges`, on a triangle with window positions
+/// `window` (`[x, y, z, 1/w]` per vertex) known within `slack` pixels; `perspective`:
+/// perspective-correct (else linear in window space). Moving vertices by `d` moves the value
+/// at a pixel by at most the gradient times `d` (times the barycentric weights, at most 2 near
+/// the triangle), hence `2 (|da/dx| + |da/dy|) (SNAP_SLACK + slack)`, plus
+/// `PLANE_ALLOWANCE` of the largest vertex value.
+pub fn range_at(
+    window: &[[f32; 4]; 3],
+    ranges: [[f64; 2]; 3],
+    slack: f64,
+    (x, y): (u32, u32),
+    perspective: bool,
+) -> [f64; 2] {
+    let everything = [f64::NEG_INFINITY, f64::INFINITY];
+    let finite = ranges.iter().flatten().all(|v| v.is_finite()) && slack.is_finite();
+    if !finite {
+        return everything;
+    }
+    let weights = |px: f64, py: f64| -> Option<[f64; 3]> {
+        let p = window.map(|v| [f64::from(v[0]), f64::from(v[1]), f64::from(v[3])]);
+        let area =
+            (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[2][0] - p[0][0]) * (p[1][1] - p[0][1]);
+        if area == 0.0 || !area.is_finite() {
+            return None;
+        }
+        let l1 =
+            ((px - p[0][0]) * (p[2][1] - p[0][1]) - (p[2][0] - p[0][0]) * (py - p[0][1])) / area;
+        let l2 =
+            ((p[1][0] - p[0][0]) * (py - p[0][1]) - (px - p[0][0]) * (p[1][1] - p[0][1])) / area;
+        let l = [1.0 - l1 - l2, l1, l2];
+        if !perspective {
+            return Some(l);
+        }
+        let w = [0, 1, 2].map(|i| l[i] * p[i][2]);
+        let total = w[0] + w[1] + w[2];
+        (total != 0.0 && total.is_finite()).then(|| w.map(|wi| wi / total))
+    };
+    let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
+    let (Some(b), Some(bx), Some(by)) = (
+        weights(px, py),
+        weights(px + 1.0, py),
+        weights(px, py + 1.0),
+    ) else {
+        return everything;
+    };
+    let mid = ranges.map(|[lo, hi]| lo * 0.5 + hi * 0.5);
+    let at = |w: [f64; 3]| w[0] * mid[0] + w[1] * mid[1] + w[2] * mid[2];
+    let gradient = (at(bx) - at(b)).abs() + (at(by) - at(b)).abs();
+    let (mut lo, mut hi) = (0.0, 0.0);
+    for (wi, [rlo, rhi]) in b.iter().zip(ranges) {
+        let (a, c) = (wi * rlo, wi * rhi);
+        lo += a.min(c);
+        hi += a.max(c);
+    }
+    let largest = ranges.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()));
+    let allowance = 2.0 * gradient * (SNAP_SLACK + slack) + PLANE_ALLOWANCE * largest;
+    [lo - allowance, hi + allowance]
+}
 
 /// A triangle's setup: the vertex order and the scaled edge deltas.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -194,5 +267,33 @@ mod tests {
     #[test]
     fn softpipe_interpolates_a_gradient_bit_for_bit() {
         assert_eq!(gradient(Rasterizer::Softpipe), [0xbe89_7b74, 0xbe5f_6fd2]);
+    }
+
+    #[test]
+    fn conforming_interpolation_holds_both_drivers_values() {
+        // v runs 1000 -> 1008 across a 250-pixel rect (varyings/interpolated_mediump): both
+        // drivers' binary32 values at pixel (40, 10) lie inside, binary16's 1001.5 does not.
+        let window = [
+            [0.0, 0.0, 0.5, 1.0],
+            [250.0, 0.0, 0.5, 1.0],
+            [0.0, 250.0, 0.5, 1.0],
+        ];
+        let range = range_at(
+            &window,
+            [[1000.0; 2], [1008.0; 2], [1000.0; 2]],
+            0.0,
+            (40, 10),
+            true,
+        );
+        for kind in [Rasterizer::Llvmpipe, Rasterizer::Softpipe] {
+            let setup = Setup::new([[0.0, 0.0], [250.0, 0.0], [0.0, 250.0]], kind);
+            let v = f64::from(
+                setup
+                    .perspective([1000.0, 1008.0, 1000.0], [1.0; 3])
+                    .at(40, 10),
+            );
+            assert!(range[0] <= v && v <= range[1], "{kind:?} {v} {range:?}");
+        }
+        assert!(range[1] < 1001.5 && range[1] - range[0] < 0.02, "{range:?}");
     }
 }

@@ -12,8 +12,8 @@
 //!
 //! [`predict`] runs one parsed test in a mode and returns its result: the verdict stage reads
 //! each probe's computed value from it. [`evaluate`] does the same in any numeric domain (the
-//! acceptance intervals of `halfcheck_compiler::exec::Bounds` included) and reads each probe's
-//! values at the pixels the caller names.
+//! acceptance intervals of `halfcheck_compiler::exec::Bounds` included) and keeps every
+//! probe's values over its whole region.
 
 mod device;
 mod framebuffer;
@@ -31,6 +31,7 @@ pub use halfcheck_compiler::exec::Mode;
 use halfcheck_compiler::exec::{Domain, Rounding};
 use halfcheck_compiler::CompileOptions;
 
+use crate::backend::piglit::probe::Region;
 use crate::backend::{Backend, Stop, WindowImage};
 use crate::results::{RunInfo, Status, TestResult};
 use crate::shader_test::ShaderTest;
@@ -83,7 +84,7 @@ impl Backend for EmuBackend {
     fn run_test(&mut self, test: &ShaderTest) -> TestResult {
         let domain = Rounding::new(self.mode);
         let options = compile_options(self.mode);
-        let (evaluation, window) = run(test, &domain, &options, &[], self.keep_windows);
+        let (evaluation, window) = run(test, &domain, &options, self.keep_windows);
         self.window = window;
         evaluation.result
     }
@@ -109,7 +110,7 @@ pub fn parse_mode(name: &str) -> Result<Mode, String> {
 /// with the value the emulator computed per channel in `observed` (and its bits).
 pub fn predict(test: &ShaderTest, mode: Mode) -> TestResult {
     let domain = Rounding::new(mode);
-    evaluate(test, &domain, &compile_options(mode), &[]).result
+    evaluate(test, &domain, &compile_options(mode)).result
 }
 
 /// How the emulator compiles a test's shaders for `mode` (`mediump`: lowered, with Mesa's later
@@ -123,21 +124,39 @@ pub fn compile_options(mode: Mode) -> CompileOptions {
 pub struct Evaluation<F> {
     /// The test's result, judged by piglit's rules on the binary32 view of the values.
     pub result: TestResult,
-    /// For each probe that ran, in order, the value of each probed channel in the domain.
-    pub probes: Vec<Vec<F>>,
+    /// For each probe that ran, in order, its values in the domain.
+    pub probes: Vec<ProbeValues<F>>,
+}
+
+/// One probe's values in a domain: every pixel of the region it reads.
+#[derive(Debug, Clone)]
+pub struct ProbeValues<F> {
+    /// The pixels read.
+    pub region: Region,
+    /// RGBA per pixel, row by row from the bottom.
+    pub rgba: Vec<F>,
+}
+
+impl<F: Copy> ProbeValues<F> {
+    /// Channel `c` of pixel `(x, y)`, when the region holds it.
+    pub fn at(&self, x: u32, y: u32, c: usize) -> Option<F> {
+        let r = &self.region;
+        if !((r.x..r.x + r.w).contains(&x) && (r.y..r.y + r.h).contains(&y) && c < 4) {
+            return None;
+        }
+        let index = ((y - r.y) as usize * r.w as usize + (x - r.x) as usize) * 4 + c;
+        self.rgba.get(index).copied()
+    }
 }
 
 /// Runs `test` with its arithmetic in any numeric `domain` (the point modes, or acceptance
-/// intervals), its shaders compiled with `options`. `at[k]` is the pixel whose values the
-/// k-th probe reports in [`Evaluation::probes`] (for a verdict: the pixel the GL run
-/// reported); probes past its end use the pixel their own result reports.
+/// intervals), its shaders compiled with `options`.
 pub fn evaluate<D: Domain>(
     test: &ShaderTest,
     domain: &D,
     options: &CompileOptions,
-    at: &[[u32; 2]],
 ) -> Evaluation<D::F> {
-    run(test, domain, options, at, false).0
+    run(test, domain, options, false).0
 }
 
 /// [`evaluate`], shading every pixel and returning the window's binary32 view too when
@@ -146,7 +165,6 @@ fn run<D: Domain>(
     test: &ShaderTest,
     domain: &D,
     options: &CompileOptions,
-    at: &[[u32; 2]],
     keep_window: bool,
 ) -> (Evaluation<D::F>, Option<WindowImage>) {
     let started = Instant::now();
@@ -156,7 +174,7 @@ fn run<D: Domain>(
             let probes = Vec::new();
             (Evaluation { result, probes }, None)
         }
-        None => device::run(test, domain, options, at, keep_window),
+        None => device::run(test, domain, options, keep_window),
     };
     evaluation.result.duration_s = started.elapsed().as_secs_f64();
     (evaluation, window)
@@ -166,7 +184,7 @@ fn run<D: Domain>(
 /// shaded), for reports; an error says why the emulator could not run it.
 pub fn render(test: &ShaderTest, mode: Mode) -> Result<WindowImage, String> {
     let domain = Rounding::new(mode);
-    let (evaluation, window) = run(test, &domain, &compile_options(mode), &[], true);
+    let (evaluation, window) = run(test, &domain, &compile_options(mode), true);
     match (evaluation.result.status, window) {
         (Status::Pass | Status::Warn | Status::Fail, Some(window)) => Ok(window),
         (status, _) => Err(format!(

@@ -5,9 +5,14 @@
 //! triangle (`v0 + (v1 - v0) * b1 + (v2 - v0) * b2`, so a varying equal at the three vertices
 //! stays exact); integer varyings are flat (last vertex). `gl_FragCoord` is the pixel centre,
 //! the interpolated depth and 1/w; `gl_FrontFacing` follows the winding.
+//!
+//! In a domain that tracks ranges (acceptance intervals), interpolated values enter as every
+//! value a conforming driver may interpolate ([`interp::range_at`]), lowp/mediump inputs and
+//! attributes in the precision they declare, and a lane whose path the ranges left open
+//! writes an unbounded colour.
 
 use super::framebuffer::Framebuffer;
-use super::interp::Setup;
+use super::interp::{self, Setup};
 use super::program::{check_batch, Program};
 use super::raster::{self, Quad, WindowVertex};
 use super::textures::Units;
@@ -133,7 +138,29 @@ pub struct Draw<'a, D: Domain> {
 /// Vertex shader outputs: positions and varyings by name, one entry per vertex.
 struct Shaded<F> {
     positions: Vec<[f64; 4]>,
+    /// How far, in window pixels, a conforming driver's position may lie from `positions`
+    /// (0 for point domains; infinite where the vertex's path was left open).
+    slack: Vec<f64>,
     varyings: Vec<(String, Value<F>)>,
+}
+
+/// The width a variable of precision `p` may be held in (lowp/mediump: binary16).
+fn declared_width(p: halfcheck_compiler::ir::Precision) -> Width {
+    if p.is_lowerable() {
+        Width::Half
+    } else {
+        Width::Single
+    }
+}
+
+/// `x` with its bounds given up: the path that computed it was left open.
+fn unbounded<D: Domain>(d: &D, x: D::F) -> D::F {
+    d.enter(
+        d.representative(x),
+        f64::NEG_INFINITY,
+        f64::INFINITY,
+        Width::Single,
+    )
 }
 
 impl<D: Domain> Draw<'_, D> {
@@ -145,7 +172,7 @@ impl<D: Domain> Draw<'_, D> {
         topology: Topology,
         fb: &mut Framebuffer<D::F>,
     ) -> Result<(), Stop> {
-        let shaded = self.vertices(attributes, count)?;
+        let shaded = self.vertices(attributes, count, (fb.width, fb.height))?;
         let triangles = assemble(topology, count);
         let mut work: Vec<(usize, bool, Vec<Quad>)> = Vec::new();
         for (t, &[a, b, c]) in triangles.iter().enumerate() {
@@ -198,7 +225,12 @@ impl<D: Domain> Draw<'_, D> {
         Ok(())
     }
 
-    fn vertices(&self, attributes: &[Attribute], count: usize) -> Result<Shaded<D::F>, Stop> {
+    fn vertices(
+        &self,
+        attributes: &[Attribute],
+        count: usize,
+        size: (u32, u32),
+    ) -> Result<Shaded<D::F>, Stop> {
         let module = &self.program.vertex;
         check_batch(module, count, Stage::Vertex)?;
         let textures = self.textures;
@@ -220,6 +252,7 @@ impl<D: Domain> Draw<'_, D> {
                         attributes.iter().find(|a| a.location == Some(*location))
                     });
                     let n = layout::size(module, &var.ty);
+                    let width = declared_width(var.precision);
                     let value = (0..n)
                         .map(|c| {
                             let default = if c == 3 { 1.0 } else { 0.0 };
@@ -231,7 +264,7 @@ impl<D: Domain> Draw<'_, D> {
                                             .and_then(|vals| vals.get(c))
                                             .map_or(default, |&x| f64::from(x))
                                     })
-                                    .map(|x| self.domain.constant(x))
+                                    .map(|x| self.domain.enter(x, x, x, width))
                                     .collect(),
                             )
                         })
@@ -252,12 +285,30 @@ impl<D: Domain> Draw<'_, D> {
         let position = find_var(module, "gl_Position", VarMode::ShaderOut)
             .and_then(|id| inv.get(id))
             .ok_or_else(|| Stop::fail("the vertex shader never writes gl_Position"))?;
-        let positions = (0..count)
+        let d = self.domain;
+        let positions: Vec<[f64; 4]> = (0..count)
             .map(|v| {
                 [0, 1, 2, 3].map(|c| match position.get(c) {
-                    Some(Lanes::Float(x)) => self.domain.representative(at(x, v)) as f32 as f64,
+                    Some(Lanes::Float(x)) => d.representative(at(x, v)) as f32 as f64,
                     _ => 0.0,
                 })
+            })
+            .collect();
+        let uncertain = inv.uncertain().to_vec();
+        let open = |v: usize| d.tracks_ranges() && uncertain.get(v).copied().unwrap_or(false);
+        let slack = (0..count)
+            .map(|v| {
+                if !d.tracks_ranges() {
+                    return 0.0;
+                }
+                if open(v) {
+                    return f64::INFINITY;
+                }
+                let range = |c: usize| match position.get(c) {
+                    Some(Lanes::Float(x)) => d.range(at(x, v)),
+                    _ => (0.0, 0.0),
+                };
+                window_slack(positions[v], [range(0), range(1), range(3)], size)
             })
             .collect();
         let varyings = module
@@ -265,10 +316,26 @@ impl<D: Domain> Draw<'_, D> {
             .iter()
             .enumerate()
             .filter(|(_, v)| v.mode == VarMode::ShaderOut && !v.builtin)
-            .filter_map(|(i, v)| Some((v.name.clone(), inv.get(VarId(i as u32))?.clone())))
+            .filter_map(|(i, v)| {
+                let mut value = inv.get(VarId(i as u32))?.clone();
+                if (0..count).any(open) {
+                    for lanes in &mut value {
+                        *lanes = lanes.expanded(count);
+                        if let Lanes::Float(x) = lanes {
+                            for (vertex, slot) in x.iter_mut().enumerate() {
+                                if open(vertex) {
+                                    *slot = unbounded(d, *slot);
+                                }
+                            }
+                        }
+                    }
+                }
+                Some((v.name.clone(), value))
+            })
             .collect();
         Ok(Shaded {
             positions,
+            slack,
             varyings,
         })
     }
@@ -303,6 +370,15 @@ impl<D: Domain> Draw<'_, D> {
             let k = (lane % 4) as u32;
             (quad.x + k % 2, quad.y + k / 2)
         };
+        let slack = tri
+            .iter()
+            .map(|&v| shaded.slack.get(v).copied().unwrap_or(0.0))
+            .fold(0.0, f64::max);
+        let ranges_at = |values: [[f64; 2]; 3], perspective: bool| -> Vec<[f64; 2]> {
+            (0..lanes)
+                .map(|l| interp::range_at(&window, values, slack, pixel(l), perspective))
+                .collect()
+        };
         let uses = &self.program.fragment_uses;
         for (i, var) in module.variables.iter().enumerate() {
             let id = VarId(i as u32);
@@ -314,17 +390,28 @@ impl<D: Domain> Draw<'_, D> {
                     let Some((_, value)) = shaded.varyings.iter().find(|(n, _)| n == name) else {
                         continue;
                     };
+                    let entry = Entry {
+                        tri,
+                        width: declared_width(var.precision),
+                        same_w: oow[0] == oow[1] && oow[1] == oow[2],
+                    };
                     inv.set(
                         id,
-                        interpolate(self.domain, value, tri, |a| {
-                            let p = setup.perspective(a, oow);
-                            (0..lanes)
-                                .map(|l| {
-                                    let (x, y) = pixel(l);
-                                    p.at(x, y)
-                                })
-                                .collect()
-                        }),
+                        interpolate(
+                            self.domain,
+                            value,
+                            &entry,
+                            |a| {
+                                let p = setup.perspective(a, oow);
+                                (0..lanes)
+                                    .map(|l| {
+                                        let (x, y) = pixel(l);
+                                        p.at(x, y)
+                                    })
+                                    .collect()
+                            },
+                            |a| ranges_at(a, true),
+                        ),
                     );
                 }
                 (VarMode::SystemValue, "gl_FragCoord") => {
@@ -332,18 +419,39 @@ impl<D: Domain> Draw<'_, D> {
                     let coord = |f: &dyn Fn(usize) -> f32| {
                         Lanes::Float((0..lanes).map(|l| d.constant(f64::from(f(l)))).collect())
                     };
+                    // z and 1/w are planes in window space: intervals in range domains.
+                    let planar = |f: &dyn Fn(usize) -> f32, vertex: [f32; 3]| {
+                        if !d.tracks_ranges() {
+                            return coord(f);
+                        }
+                        let ranges = ranges_at(vertex.map(|v| [f64::from(v); 2]), false);
+                        Lanes::Float(
+                            (0..lanes)
+                                .map(|l| {
+                                    let [lo, hi] = ranges[l];
+                                    d.enter(f64::from(f(l)), lo, hi, Width::Single)
+                                })
+                                .collect(),
+                        )
+                    };
                     let x = coord(&|l| pixel(l).0 as f32 + 0.5);
                     let y = coord(&|l| pixel(l).1 as f32 + 0.5);
                     let depth = setup.plane(window.map(|p| p[2]));
-                    let zc = coord(&|l| {
-                        let (x, y) = pixel(l);
-                        depth.at(x, y).min(1.0)
-                    });
+                    let zc = planar(
+                        &|l| {
+                            let (x, y) = pixel(l);
+                            depth.at(x, y).min(1.0)
+                        },
+                        window.map(|p| p[2]),
+                    );
                     let inverse_w = setup.plane(oow);
-                    let wc = coord(&|l| {
-                        let (x, y) = pixel(l);
-                        inverse_w.at(x, y)
-                    });
+                    let wc = planar(
+                        &|l| {
+                            let (x, y) = pixel(l);
+                            inverse_w.at(x, y)
+                        },
+                        oow,
+                    );
                     inv.set(id, vec![x, y, zc, wc]);
                 }
                 (VarMode::SystemValue, "gl_FrontFacing") => {
@@ -356,18 +464,29 @@ impl<D: Domain> Draw<'_, D> {
             .map_err(|e| Stop::error(format!("fragment shader: {e}")))?;
         let color = inv.get(output).cloned().unwrap_or_default();
         let killed = inv.killed();
-        let zero = self.domain.constant(0.0);
+        let d = self.domain;
+        let open: Vec<bool> = if d.tracks_ranges() {
+            inv.uncertain().to_vec()
+        } else {
+            Vec::new()
+        };
+        let zero = d.constant(0.0);
         let component = |c: usize, lane: usize| match color.get(c) {
             Some(Lanes::Float(x)) => at(x, lane),
             _ => zero,
         };
-        if color.iter().all(|l| l.is_uniform()) && !killed.contains(&true) {
+        let any_open = open.contains(&true);
+        if color.iter().all(|l| l.is_uniform()) && !killed.contains(&true) && !any_open {
             return Ok(Colors::Same([0, 1, 2, 3].map(|c| component(c, 0))));
         }
         Ok(Colors::PerLane(
             (0..lanes)
                 .map(|lane| {
                     let dead = killed.get(lane).copied().unwrap_or(false);
+                    if open.get(lane).copied().unwrap_or(false) {
+                        // Written or not, any value: the path was left open.
+                        return Some([0, 1, 2, 3].map(|c| unbounded(d, component(c, lane))));
+                    }
                     (!dead).then(|| [0, 1, 2, 3].map(|c| component(c, lane)))
                 })
                 .collect(),
@@ -392,34 +511,89 @@ impl<F: Copy> Colors<F> {
     }
 }
 
+/// How a fragment input enters: its triangle, the width its precision allows, and whether
+/// the three vertices share one `w` (then a value equal at the three stays exact).
+struct Entry {
+    tri: [usize; 3],
+    width: Width,
+    same_w: bool,
+}
+
 /// Interpolates a per-vertex value over a triangle's lanes: a component equal at the three
 /// vertices stays as it is (exact, and uniform); the others go through `lanes`, which gives
-/// the binary32 value per lane of the component with these vertex values.
+/// the binary32 value per lane of the component with these vertex values, and in a domain that
+/// tracks ranges through `ranges`, every value a conforming driver may interpolate per lane.
 fn interpolate<D: Domain>(
     d: &D,
     value: &Value<D::F>,
-    tri: [usize; 3],
+    entry: &Entry,
     lanes: impl Fn([f32; 3]) -> Vec<f32>,
+    ranges: impl Fn([[f64; 2]; 3]) -> Vec<[f64; 2]>,
 ) -> Value<D::F> {
+    let tri = entry.tri;
+    let ranged = d.tracks_ranges();
     value
         .iter()
         .map(|component| match component {
             Lanes::Float(v) => {
                 let (a, b, c) = (at(v, tri[0]), at(v, tri[1]), at(v, tri[2]));
-                if a == b && b == c {
-                    return Lanes::Float(vec![a]);
+                if a == b && b == c && (!ranged || entry.same_w) {
+                    if !ranged {
+                        return Lanes::Float(vec![a]);
+                    }
+                    let (lo, hi) = d.range(a);
+                    return Lanes::Float(vec![d.enter(d.representative(a), lo, hi, entry.width)]);
                 }
                 let vertex = [a, b, c].map(|x| d.representative(x) as f32);
+                let points = lanes(vertex);
+                if !ranged {
+                    return Lanes::Float(
+                        points
+                            .into_iter()
+                            .map(|x| d.constant(f64::from(x)))
+                            .collect(),
+                    );
+                }
+                let bounds = ranges([a, b, c].map(|x| {
+                    let (lo, hi) = d.range(x);
+                    [lo, hi]
+                }));
                 Lanes::Float(
-                    lanes(vertex)
+                    points
                         .into_iter()
-                        .map(|x| d.constant(f64::from(x)))
+                        .zip(bounds)
+                        .map(|(x, [lo, hi])| d.enter(f64::from(x), lo, hi, entry.width))
                         .collect(),
                 )
             }
             other => other.lane(tri[2]),
         })
         .collect()
+}
+
+/// How far, in window pixels, a vertex may lie from `position` for clip coordinates in the
+/// ranges `x`, `y`, `w` (infinite when `w` may be 0 or the ranges are unbounded).
+fn window_slack(position: [f64; 4], ranges: [(f64, f64); 3], (width, height): (u32, u32)) -> f64 {
+    let [x, y, w] = ranges;
+    if w.0 <= 0.0 || ![x.0, x.1, y.0, y.1, w.0, w.1].iter().all(|v| v.is_finite()) {
+        return f64::INFINITY;
+    }
+    let centre = |c: f64, pw: f64, half: f64| c / pw * half;
+    let (hw, hh) = (f64::from(width) / 2.0, f64::from(height) / 2.0);
+    let (px, py) = (
+        centre(position[0], position[3], hw),
+        centre(position[1], position[3], hh),
+    );
+    let mut slack: f64 = 0.0;
+    for cw in [w.0, w.1] {
+        for cx in [x.0, x.1] {
+            slack = slack.max((centre(cx, cw, hw) - px).abs());
+        }
+        for cy in [y.0, y.1] {
+            slack = slack.max((centre(cy, cw, hh) - py).abs());
+        }
+    }
+    slack
 }
 
 /// The fragment shader's colour output: a user `out` (location 0 or the first), else

@@ -7,6 +7,12 @@
 //! unit the active one, which `texparameter` then changes. Filtering: nearest or bilinear on
 //! the level the level of detail picks (a mipmapped minification filter with missing levels
 //! makes the texture incomplete: black). Wrap modes: clamp to edge, repeat, mirrored repeat.
+//!
+//! For acceptance intervals, [`Units`] also gives every value a conforming driver may return
+//! ([`Textures::sample_range`]): the hull of every texel of every footprint the coordinate
+//! ranges reach, under each filter and level the level-of-detail range may pick (a filtered
+//! value is a convex combination of its footprint, whatever the weights' precision), widened
+//! by [`TEXEL_ALLOWANCE`].
 
 use super::Stop;
 use crate::backend::piglit::textures as piglit;
@@ -63,6 +69,13 @@ fn texels(bytes: &[u8]) -> Vec<[u8; 4]> {
         .map(|b| [b[0], b[1], b[2], b[3]])
         .collect()
 }
+
+/// How far from `b / 255` a conforming driver's 8-bit texel conversion may land: `2^-20`
+/// (32 binary32 ulps at 0.3; llvmpipe without F16C was measured one ulp off).
+pub const TEXEL_ALLOWANCE: f64 = 1.0 / (1u64 << 20) as f64;
+
+/// Texel spans wider than this many texels are taken as the whole level.
+const MAX_SPAN: i64 = 4096;
 
 /// An 8-bit texel as a binary32 RGBA value: `b * (1.0f / 255.0f)`, Mesa's conversion (one
 /// binary32 ulp above `b / 255` for some bytes).
@@ -262,6 +275,50 @@ impl Level {
     }
 }
 
+impl Level {
+    /// The hull, per channel, of the texels a lookup anywhere in `s` x `t` may read with
+    /// `linear` filtering or not (`None`: no texel).
+    fn footprint(
+        &self,
+        s: [f64; 2],
+        t: [f64; 2],
+        linear: bool,
+        texture: &Texture,
+    ) -> Option<[[f64; 2]; 4]> {
+        let span = |range: [f64; 2], size: u32| -> (i64, i64) {
+            let n = f64::from(size);
+            let shift = if linear { 0.5 } else { 0.0 };
+            let lo = (range[0] * n - shift).floor();
+            let hi = (range[1] * n - shift).floor() + if linear { 1.0 } else { 0.0 };
+            if !(lo.is_finite() && hi.is_finite()) || hi - lo > MAX_SPAN as f64 {
+                (0, i64::from(size) - 1)
+            } else {
+                (lo as i64, hi as i64)
+            }
+        };
+        let (x0, x1) = span(s, self.width);
+        let (y0, y1) = span(t, self.height);
+        let mut out: Option<[[f64; 2]; 4]> = None;
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let texel = unorm(self.texel(x, y, texture)).map(f64::from);
+                out = Some(match out {
+                    None => texel.map(|v| [v, v]),
+                    Some(hull) => {
+                        [0, 1, 2, 3].map(|c| [hull[c][0].min(texel[c]), hull[c][1].max(texel[c])])
+                    }
+                });
+            }
+        }
+        out
+    }
+}
+
+/// `range` widened by the texel conversion allowance.
+fn converted(range: [[f64; 2]; 4]) -> [[f64; 2]; 4] {
+    range.map(|[lo, hi]| [lo - TEXEL_ALLOWANCE, hi + TEXEL_ALLOWANCE])
+}
+
 impl halfcheck_compiler::exec::Textures for Units {
     fn sample(&self, unit: i64, coord: [f32; 2], lod: f32) -> Option<[f32; 4]> {
         let texture = self.units.get(&u32::try_from(unit).ok()?)?;
@@ -298,6 +355,79 @@ impl halfcheck_compiler::exec::Textures for Units {
         let image = texture.levels.get(&u32::try_from(level).ok()?)?;
         Some([i64::from(image.width), i64::from(image.height)])
     }
+
+    fn sample_range(
+        &self,
+        unit: i64,
+        s: [f64; 2],
+        t: [f64; 2],
+        lod: [f32; 2],
+    ) -> Option<[[f64; 2]; 4]> {
+        let texture = self.units.get(&u32::try_from(unit).ok()?)?;
+        let black = [0.0, 0.0, 0.0, 1.0].map(|v| [v, v]);
+        let mut filters = Vec::new();
+        // A NaN level of detail may pick either filter.
+        let nan = lod[0].is_nan() || lod[1].is_nan();
+        if nan || lod[0] <= 0.0 {
+            filters.push((texture.mag, 0.0f32, 0.0f32));
+        }
+        if nan || lod[1] > 0.0 {
+            let top = if nan { f32::INFINITY } else { lod[1] };
+            filters.push((texture.min, lod[0].max(0.0), top.max(0.0)));
+        }
+        let mut hull: Option<[[f64; 2]; 4]> = None;
+        let mut join = |range: [[f64; 2]; 4]| {
+            hull = Some(match hull {
+                None => range,
+                Some(h) => {
+                    [0, 1, 2, 3].map(|c| [h[c][0].min(range[c][0]), h[c][1].max(range[c][1])])
+                }
+            });
+        };
+        for (filter, lo, hi) in filters {
+            let levels: Vec<&Level> = match filter {
+                Filter::Mipmap(_) if texture.levels.len() < 2 => {
+                    join(black);
+                    continue;
+                }
+                Filter::Mipmap(_) => {
+                    let (first, last) = (lo.floor().max(0.0) as u32, hi.ceil().max(0.0) as u32);
+                    let picked: Vec<&Level> =
+                        texture.levels.range(first..=last).map(|(_, l)| l).collect();
+                    if picked.is_empty() {
+                        texture
+                            .levels
+                            .range(..=last)
+                            .next_back()
+                            .map(|(_, l)| l)
+                            .into_iter()
+                            .collect()
+                    } else {
+                        picked
+                    }
+                }
+                _ => texture
+                    .levels
+                    .iter()
+                    .next()
+                    .map(|(_, l)| l)
+                    .into_iter()
+                    .collect(),
+            };
+            let linear = matches!(filter, Filter::Linear | Filter::Mipmap(true));
+            for level in levels {
+                if let Some(range) = level.footprint(s, t, linear, texture) {
+                    join(range);
+                }
+            }
+        }
+        Some(converted(hull.unwrap_or(black)))
+    }
+
+    fn fetch_range(&self, unit: i64, texel: [i64; 2], level: i64) -> Option<[[f64; 2]; 4]> {
+        let value = self.fetch(unit, texel, level)?;
+        Some(converted(value.map(|v| [f64::from(v); 2])))
+    }
 }
 
 #[cfg(test)]
@@ -326,6 +456,41 @@ mod tests {
         let texel = units.sample(0, [110.5 / 250.0, 60.5 / 250.0], 0.0);
         let bytes = texel.map(|t| t.map(|v| (v * 255.0).round() as u8));
         assert_eq!(bytes, Some([246, 9, 0, 255]));
+    }
+
+    #[test]
+    fn sample_ranges_hold_every_texel_the_coordinates_may_reach() {
+        let units = rgbw(true);
+        // Red | green on the bottom row of the 8 x 8 rgbw texture: a range across the
+        // boundary between them holds both.
+        let range = units
+            .sample_range(0, [0.49, 0.51], [0.1, 0.1], [-1.0, -1.0])
+            .expect("texture");
+        assert!(
+            range[0][0] < 0.0 + 1e-5 && range[0][1] > 1.0 - 1e-5,
+            "{range:?}"
+        );
+        assert!(range[1][0] < 1e-5 && range[1][1] > 1.0 - 1e-5, "{range:?}");
+        // Well inside one texel, nearest filtering: that texel, converted within the
+        // allowance.
+        let mut nearest = Units::new(true);
+        nearest
+            .rgbw(&TextureRgbw {
+                unit: 0,
+                width: 8,
+                height: 8,
+                format: None,
+            })
+            .expect("texture");
+        let range = nearest
+            .sample_range(0, [0.06, 0.07], [0.06, 0.07], [-1.0, 1.0])
+            .expect("texture");
+        let point = nearest.sample(0, [0.065, 0.065], 0.0).expect("texture");
+        for c in 0..4 {
+            let v = f64::from(point[c]);
+            assert!(range[c][0] <= v && v <= range[c][1]);
+            assert!(range[c][1] - range[c][0] <= 2.0 * TEXEL_ALLOWANCE);
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use super::program::Program;
 use super::Stop;
 use crate::shader_test::{Scalar, UniformSet};
-use halfcheck_compiler::exec::{find_var, layout, Domain, Invocation, Lanes, Value};
+use halfcheck_compiler::exec::{find_var, layout, Domain, Invocation, Lanes, Value, Width};
 use halfcheck_compiler::ir::{BaseType, Module, Type, VarMode};
 use std::collections::BTreeMap;
 
@@ -65,20 +65,29 @@ impl Uniforms {
     ) {
         for (name, value) in &self.values {
             if let Some(id) = find_var(module, name, VarMode::Uniform) {
-                if layout::size(module, &module.var(id).ty) == value.len() {
-                    invocation.set(id, in_domain(value, domain));
+                let var = module.var(id);
+                if layout::size(module, &var.ty) == value.len() {
+                    let width = if var.precision.is_lowerable() {
+                        Width::Half
+                    } else {
+                        Width::Single
+                    };
+                    invocation.set(id, in_domain(value, domain, width));
                 }
             }
         }
     }
 }
 
-/// A value of exact `f64` floats as `domain` holds it.
-fn in_domain<D: Domain>(value: &Value<f64>, domain: &D) -> Value<D::F> {
+/// A value of exact `f64` floats as `domain` holds it: entered in `width` (a lowp/mediump
+/// uniform may be held in the mediump format by a conforming driver, which `M` allows).
+fn in_domain<D: Domain>(value: &Value<f64>, domain: &D, width: Width) -> Value<D::F> {
     value
         .iter()
         .map(|lanes| match lanes {
-            Lanes::Float(v) => Lanes::Float(v.iter().map(|&x| domain.constant(x)).collect()),
+            Lanes::Float(v) => {
+                Lanes::Float(v.iter().map(|&x| domain.enter(x, x, x, width)).collect())
+            }
             Lanes::Int(v) => Lanes::Int(v.clone()),
             Lanes::Bool(v) => Lanes::Bool(v.clone()),
         })

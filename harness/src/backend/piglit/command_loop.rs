@@ -279,6 +279,8 @@ impl Loop {
             probes: self.probes,
             logs,
             framebuffer: None,
+            verdict_reason: None,
+            reference: None,
         }
     }
 }

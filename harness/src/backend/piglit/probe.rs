@@ -6,7 +6,8 @@
 //! pixel when `|observed - expected| > tolerance` for any probed channel (all in `float`),
 //! with a default tolerance of 0.01 per channel. A backend with exact floats records them and
 //! judges what an RGBA8 framebuffer would have held: clamp to [0, 1], round to nearest (even)
-//! of `x * 255`. Rect and `all` probes report the first failing pixel, else the first pixel.
+//! of `x * 255`. Rect and `all` probes report the first failing pixel, else the first pixel;
+//! with exact floats they also keep every pixel's values for the verdict.
 
 use crate::results::ProbeResult;
 use crate::shader_test::{
@@ -122,7 +123,16 @@ pub fn judge(
         observed_unorm8: view(pixel).into_iter().map(f64::from).collect(),
         observed,
         pass: failing.is_none(),
+        region: Some([region.x, region.y, region.w, region.h]),
+        region_observed: if float_target {
+            pixels.to_vec()
+        } else {
+            Vec::new()
+        },
         channels: Vec::new(),
+        judged_pixel: None,
+        pixels_judged: 0,
+        pixels_lowered: 0,
     }
 }
 
@@ -155,7 +165,12 @@ pub fn judge_integers(probe: &Probe, line: usize, region: Region, pixels: &[i64]
         observed_unorm8: observed.iter().map(|&v| v as f64).collect(),
         observed: observed.iter().map(|&v| v as f32).collect(),
         pass: failing.is_none(),
+        region: Some([region.x, region.y, region.w, region.h]),
+        region_observed: Vec::new(),
         channels: Vec::new(),
+        judged_pixel: None,
+        pixels_judged: 0,
+        pixels_lowered: 0,
     }
 }
 

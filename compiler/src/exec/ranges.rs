@@ -1,0 +1,295 @@
+//! What the evaluator does for a domain that tracks ranges ([`Domain::tracks_ranges`], the
+//! acceptance intervals) beyond the arithmetic, so that an interval holds every value a
+//! conforming driver may compute, not only the modelled driver's:
+//!
+//! - **Open decisions.** A comparison whose operands' ranges allow both outcomes, a float
+//!   turned into an integer or a bool whose range spans several results: the lane is marked
+//!   uncertain ([`Invocation::leave_open`]). An `if` on such a condition runs both ways (in
+//!   `run`); a select keeps either operand ([`Invocation::select_open`]).
+//! - **Every form of a built-in.** Sums of products (`dot`, matrix products) in any order,
+//!   `mix` as `x + (y - x) a` and as `x (1 - a) + y a`, `normalize` as `x * inversesqrt(dot)`
+//!   and as `x / sqrt(dot)` (dEQP's), derivatives from either row or column of the quad; each
+//!   kept through [`Domain::either`].
+//!
+//! Point domains skip all of it: their value is the modelled driver's.
+
+use super::domain::{Binary, Compare, Unary, Width};
+use super::ops::comp;
+use super::value::{at, map2, Lanes, Value};
+use super::{Domain, ExecResult, Invocation};
+use crate::ir::{Expr, ExprKind, Op};
+
+/// Whether `op` holds for every pair of values in ranges `a` and `b`, or for none.
+fn decided(op: Compare, a: (f64, f64), b: (f64, f64)) -> bool {
+    let finite = a.0.is_finite() && a.1.is_finite() && b.0.is_finite() && b.1.is_finite();
+    if !finite {
+        // An unbounded value may be NaN: no comparison is decided.
+        return false;
+    }
+    match op {
+        Compare::Less => a.1 < b.0 || a.0 >= b.1,
+        Compare::LessEqual => a.1 <= b.0 || a.0 > b.1,
+        Compare::Greater => a.0 > b.1 || a.1 <= b.0,
+        Compare::GreaterEqual => a.0 >= b.1 || a.1 < b.0,
+        Compare::Equal | Compare::NotEqual => {
+            (a.0 == a.1 && b.0 == b.1 && a.0 == b.0) || a.1 < b.0 || b.1 < a.0
+        }
+    }
+}
+
+/// Every ordering of `0..n` (n <= 4 in practice).
+fn orders(n: usize) -> Vec<Vec<usize>> {
+    if n <= 1 {
+        return vec![(0..n).collect()];
+    }
+    let mut out = Vec::new();
+    for first in 0..n {
+        for rest in orders(n - 1) {
+            let mut order = vec![first];
+            order.extend(rest.into_iter().map(|i| if i >= first { i + 1 } else { i }));
+            out.push(order);
+        }
+    }
+    out
+}
+
+impl<D: Domain> Invocation<'_, D> {
+    /// Marks the lanes where `a op b` is left open by the ranges (`same`: both operands are
+    /// one expression, as `isnan`'s `x != x`, decided unless the value may be NaN).
+    pub(super) fn open_comparison(
+        &mut self,
+        op: Compare,
+        a: &Value<D::F>,
+        b: &Value<D::F>,
+        same: bool,
+    ) {
+        let d = self.domain;
+        let n = a.len().max(b.len());
+        let mut open = Vec::new();
+        for c in 0..n {
+            let (Some(Lanes::Float(x)), Some(Lanes::Float(y))) = (comp(a, c), comp(b, c)) else {
+                continue;
+            };
+            let stored = x.len().max(y.len());
+            open.resize(open.len().max(stored), false);
+            for (i, slot) in open.iter_mut().enumerate().take(stored) {
+                let (rx, ry) = (d.range(at(x, i)), d.range(at(y, i)));
+                *slot |= if same {
+                    !(rx.0.is_finite() && rx.1.is_finite())
+                } else {
+                    !decided(op, rx, ry)
+                };
+            }
+        }
+        self.leave_open_where(&open);
+    }
+
+    /// Marks the lanes where a float-to-integer or float-to-bool operation's result is left
+    /// open by its operand's range.
+    pub(super) fn open_conversion(&mut self, op: Op, a: &Value<D::F>) {
+        let d = self.domain;
+        let mut open = Vec::new();
+        for lanes in a {
+            let Lanes::Float(x) = lanes else {
+                continue;
+            };
+            open.resize(open.len().max(x.len()), false);
+            for (i, slot) in open.iter_mut().enumerate().take(x.len()) {
+                let (lo, hi) = x.get(i).map_or((0.0, 0.0), |&v| d.range(v));
+                let finite = lo.is_finite() && hi.is_finite();
+                *slot |= match op {
+                    Op::F2i | Op::F2u => !finite || lo.trunc() != hi.trunc(),
+                    Op::F2b | Op::F162b => !finite || (lo <= 0.0 && hi >= 0.0 && lo != hi),
+                    _ => lo != hi,
+                };
+            }
+        }
+        self.leave_open_where(&open);
+    }
+
+    /// Marks the lanes whose value may be infinite or NaN (for `isinf`).
+    pub(super) fn open_finiteness(&mut self, a: &Value<D::F>) {
+        let d = self.domain;
+        let mut open = Vec::new();
+        for lanes in a {
+            if let Lanes::Float(x) = lanes {
+                open.resize(open.len().max(x.len()), false);
+                for (slot, &v) in open.iter_mut().zip(x) {
+                    let (lo, hi) = d.range(v);
+                    *slot |= !(lo.is_finite() && hi.is_finite());
+                }
+            }
+        }
+        self.leave_open_where(&open);
+    }
+
+    /// [`Invocation::leave_open`] for flags stored once (uniform) or per lane.
+    fn leave_open_where(&mut self, open: &[bool]) {
+        match open {
+            [] | [false] => {}
+            [true] => self.leave_open(|_| true),
+            _ if open.contains(&true) => self.leave_open(|i| open.get(i).copied().unwrap_or(false)),
+            _ => {}
+        }
+    }
+
+    /// `c ? a : b` per component, where the select's condition left the `open` lanes
+    /// undecided: those keep either operand and are followed both ways.
+    pub(super) fn select_open(
+        &mut self,
+        selected: Value<D::F>,
+        a: &Value<D::F>,
+        b: &Value<D::F>,
+        open: &[bool],
+    ) -> Value<D::F> {
+        let d = self.domain;
+        let n = self.lanes;
+        let mut diverged = vec![false; n];
+        let out = selected
+            .into_iter()
+            .enumerate()
+            .map(|(c, lanes)| {
+                let (Some(x), Some(y)) = (comp(a, c), comp(b, c)) else {
+                    return lanes;
+                };
+                let mut merged = lanes.expanded(n);
+                for i in (0..n).filter(|&i| open[i]) {
+                    match (&mut merged, x, y) {
+                        (Lanes::Float(m), Lanes::Float(x), Lanes::Float(y)) => {
+                            if let Some(slot) = m.get_mut(i) {
+                                let other = if *slot == at(x, i) {
+                                    at(y, i)
+                                } else {
+                                    at(x, i)
+                                };
+                                *slot = d.either(*slot, other);
+                            }
+                        }
+                        (_, x, y) => diverged[i] |= x.lane(i) != y.lane(i),
+                    }
+                }
+                merged
+            })
+            .collect();
+        for i in (0..n).filter(|&i| open[i] && !diverged[i]) {
+            self.state.uncertain[i] = false;
+        }
+        out
+    }
+
+    /// `terms[0] + terms[1] + ...` summed left to right, as the modelled driver does; in a
+    /// domain that tracks ranges, also in every other order.
+    pub(super) fn sum_any_order(&self, terms: &[Vec<D::F>], width: Width) -> Vec<D::F> {
+        let d = self.domain;
+        let sum = |order: &[usize]| -> Vec<D::F> {
+            let mut acc = terms[order[0]].clone();
+            for &k in &order[1..] {
+                acc = map2(&acc, &terms[k], |s, t| d.binary(Binary::Add, s, t, width));
+            }
+            acc
+        };
+        if terms.is_empty() {
+            return Vec::new();
+        }
+        let modelled = sum(&(0..terms.len()).collect::<Vec<_>>());
+        if !d.tracks_ranges() || terms.len() < 3 {
+            // Two terms: addition commutes.
+            return modelled;
+        }
+        orders(terms.len())
+            .iter()
+            .skip(1)
+            .fold(modelled, |acc, order| {
+                map2(&acc, &sum(order), |a, b| d.either(a, b))
+            })
+    }
+
+    /// `mix(a, b, c)` as gallivm computes it, `a + c (b - a)`; in a domain that tracks
+    /// ranges, also dEQP's `a (1 - c) + b c`.
+    pub(super) fn lerp(&self, a: D::F, b: D::F, c: D::F, width: Width) -> D::F {
+        let d = self.domain;
+        let delta = d.binary(Binary::Sub, b, a, width);
+        let scaled = d.binary(Binary::Mul, c, delta, width);
+        let modelled = d.binary(Binary::Add, a, scaled, width);
+        if !d.tracks_ranges() {
+            return modelled;
+        }
+        let one_minus = d.binary(Binary::Sub, d.constant(1.0), c, width);
+        let left = d.binary(Binary::Mul, a, one_minus, width);
+        let right = d.binary(Binary::Mul, b, c, width);
+        d.either(modelled, d.binary(Binary::Add, left, right, width))
+    }
+
+    /// For `x * inversesqrt(dot(..))` (how `normalize` is built), the other form dEQP accepts,
+    /// `x / sqrt(dot(..))`, when the domain tracks ranges and `factor` is that inverse square
+    /// root.
+    pub(super) fn normalize_form(
+        &mut self,
+        x: &Value<D::F>,
+        factor: &Expr,
+        width: Width,
+    ) -> ExecResult<Option<Value<D::F>>> {
+        let d = self.domain;
+        let ExprKind::Op(Op::Rsq, inner) = &factor.kind else {
+            return Ok(None);
+        };
+        let Some(dot) = inner
+            .first()
+            .filter(|e| matches!(e.kind, ExprKind::Op(Op::Dot, _)))
+        else {
+            return Ok(None);
+        };
+        if !d.tracks_ranges() {
+            return Ok(None);
+        }
+        let dot_width = super::ops::width_of(dot.ty.base().unwrap_or(crate::ir::BaseType::Float));
+        let value = self.eval(dot)?;
+        let Some(Lanes::Float(squared)) = value.first() else {
+            return Ok(None);
+        };
+        let length: Vec<D::F> = squared
+            .iter()
+            .map(|&s| d.unary(Unary::Sqrt, s, dot_width))
+            .collect();
+        Ok(Some(
+            x.iter()
+                .map(|lanes| match lanes {
+                    Lanes::Float(v) => {
+                        Lanes::Float(map2(v, &length, |a, l| d.binary(Binary::Div, a, l, width)))
+                    }
+                    other => other.clone(),
+                })
+                .collect(),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_order_is_listed_once() {
+        let all = orders(4);
+        assert_eq!(all.len(), 24);
+        assert_eq!(all[0], vec![0, 1, 2, 3]);
+        let mut sorted = all.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 24);
+    }
+
+    #[test]
+    fn overlapping_ranges_leave_comparisons_open() {
+        assert!(decided(Compare::Less, (0.0, 1.0), (2.0, 3.0)));
+        assert!(decided(Compare::Less, (2.0, 3.0), (0.0, 1.0)));
+        assert!(!decided(Compare::Less, (0.0, 2.5), (2.0, 3.0)));
+        assert!(decided(Compare::Equal, (1.0, 1.0), (1.0, 1.0)));
+        assert!(!decided(Compare::Equal, (0.5, 1.0), (1.0, 1.0)));
+        assert!(!decided(
+            Compare::Less,
+            (f64::NEG_INFINITY, f64::INFINITY),
+            (0.0, 0.0)
+        ));
+    }
+}
