@@ -183,6 +183,15 @@ pub struct ChannelAnalysis {
     /// discriminates.
     #[serde(with = "crate::json_float")]
     pub mediump_spec: f64,
+    /// `m!`: every operation in binary16, the precision rules ignored (the shaders demoted to
+    /// mediump): what a driver that lowers what it must not would give. Computed only where
+    /// nothing else decides, to tell whether a negative control can catch such a driver.
+    #[serde(
+        default,
+        with = "crate::json_float_option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mediump_forced: Option<f64>,
     /// The driver's own highp value `r` at this pixel (the test promoted to highp, run on the
     /// same device); absent when no reference ran.
     #[serde(
@@ -203,8 +212,9 @@ pub struct ChannelAnalysis {
     /// Each line of evidence, as found.
     #[serde(default)]
     pub evidence: ChannelEvidence,
-    /// Whether acceptance intervals can prove lowering here: the binary16 value (`spec`
-    /// model) lies outside `H`, and `M` is bounded and reaches outside `H`.
+    /// Whether acceptance intervals can decide here: the binary16 value (`spec` model) lies
+    /// outside `H`, and `M` is bounded and reaches outside `H`; or, on a negative control the
+    /// rules keep at highp, `mediump_forced` lies outside a bounded `H`.
     #[serde(default)]
     pub discriminates_by_bounds: bool,
     /// Whether a driver's own highp run can show lowering here: the binary16 predictions

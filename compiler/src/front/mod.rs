@@ -5,7 +5,7 @@ pub mod diagnostic;
 pub mod lexer;
 pub mod parser;
 pub mod preprocessor;
-pub mod promote;
+pub mod requalify;
 pub mod shader;
 pub mod span;
 pub mod token;

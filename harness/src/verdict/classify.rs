@@ -9,10 +9,14 @@
 //!
 //! - **reference**: `r` outside a bounded `H` is a driver bug (`out-of-bounds`); `o == r` bit
 //!   for bit where the binary16 and binary32 predictions differ is `not-lowered`; `o != r`
-//!   with `o` farther from `e` than `r` on such a channel is `lowered`.
+//!   on such a channel, with `o` farther from `e` than `r` or `o` (not `r`) equal bit for bit
+//!   to a binary16 prediction (`m`, `m'`), is `lowered` (the second for results that binary16
+//!   happens to bring nearer the exact value, as an index that rounds to the other side).
 //! - **bounds**, true of any conforming driver: `o` outside `H` and inside a bounded `M` is
 //!   `lowered`; outside `H` and a bounded `M` is `out-of-bounds`; inside `H` on a channel
-//!   whose `m'` lies outside `H` is `not-lowered`. An unbounded `M` is never evidence.
+//!   whose `m'` lies outside `H` is `not-lowered`, and so on a negative control (the rules
+//!   keep the channel highp) whose value lowering everything, the rules ignored, would move
+//!   outside `H` (`m!`, [`ChannelPrediction::forced`]). An unbounded `M` is never evidence.
 //! - **model**: `o` equal bit for bit to `m` (`lowered`) or to `h` (`not-lowered`) where the
 //!   two differ. It never decides alone; it only makes a disagreement visible.
 //!
@@ -44,6 +48,9 @@ pub struct ChannelPrediction {
     pub highp_bounds: Interval,
     /// `M`: what a conforming mediump evaluation may return.
     pub mediump_bounds: Interval,
+    /// `m!`: every operation in binary16, the rules ignored (the shaders demoted to mediump);
+    /// computed only where nothing else decides (negative controls).
+    pub forced: Option<f32>,
 }
 
 impl ChannelPrediction {
@@ -54,6 +61,17 @@ impl ChannelPrediction {
         bounded(&self.mediump_bounds)
             && !self.highp_bounds.contains(m)
             && !self.mediump_bounds.is_within(&self.highp_bounds)
+    }
+
+    /// Whether this is a negative control that can catch a driver lowering what it must not:
+    /// the rules keep the channel highp, and lowering everything would move it outside a
+    /// bounded `H`.
+    pub fn discriminates_as_control(&self) -> bool {
+        self.kept_highp()
+            && bounded(&self.highp_bounds)
+            && self
+                .forced
+                .is_some_and(|f| !self.highp_bounds.contains(f64::from(f)))
     }
 
     /// Whether the binary16 predictions differ from the binary32 one, so that a driver's own
@@ -79,7 +97,7 @@ fn bounded(i: &Interval) -> bool {
 pub fn bounds_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
     let o = f64::from(o);
     if p.highp_bounds.contains(o) {
-        if p.discriminates_by_bounds() {
+        if p.discriminates_by_bounds() || p.discriminates_as_control() {
             Evidence::NotLowered
         } else {
             Evidence::Silent
@@ -110,7 +128,9 @@ pub fn reference_evidence(o: f32, r: Option<f32>, p: &ChannelPrediction) -> Evid
         return Evidence::NotLowered;
     }
     let (o_error, r_error) = ((f64::from(o) - p.exact).abs(), (r64 - p.exact).abs());
-    if o_error > r_error {
+    let binary16 =
+        |x: f32| x.to_bits() == p.mediump.to_bits() || x.to_bits() == p.mediump_spec.to_bits();
+    if o_error > r_error || (binary16(o) && !binary16(r)) {
         Evidence::Lowered
     } else {
         Evidence::Silent
@@ -223,6 +243,7 @@ mod tests {
             exact: EXACT,
             highp_bounds: Interval::new(0.3330, 0.3337),
             mediump_bounds: Interval::new(0.2, 0.45),
+            forced: None,
         }
     }
 
@@ -236,6 +257,7 @@ mod tests {
             exact: 0.479_425_538_604_203,
             highp_bounds: Interval::new(0.4789, 0.4799),
             mediump_bounds: Interval::new(0.478, 0.481),
+            forced: None,
         }
     }
 
@@ -293,6 +315,24 @@ mod tests {
         let (found, v) = verdict(0.479_43, Some(0.479_45), &sine());
         assert_eq!(found.reference, Silent);
         assert_eq!(v, C::Undetermined);
+    }
+
+    #[test]
+    fn binary16_that_lands_nearer_exact_still_differs_from_the_reference() {
+        // values[int(a * 1e8)] with a = 1e-8: binary16 flushes a to 0 and reads values[0],
+        // which the exact product (0.99999999) also picks; binary32 rounds it to 1.0.
+        let index = ChannelPrediction {
+            highp: 0.9,
+            mediump: 0.5,
+            mediump_spec: 0.5,
+            exact: 0.5,
+            highp_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
+            mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
+            forced: None,
+        };
+        assert_eq!(verdict(0.5, Some(0.9), &index).1, C::Lowered);
+        assert_eq!(verdict(0.9, Some(0.9), &index).1, C::NotLowered);
+        assert_eq!(verdict(0.5, None, &index).1, C::Undetermined);
     }
 
     #[test]
@@ -364,6 +404,19 @@ mod tests {
         };
         assert_eq!(verdict(H_VALUE, Some(H_VALUE), &kept).1, C::KeptHighp);
         assert_eq!(verdict(0.25, Some(H_VALUE), &kept).1, C::OutOfBounds);
+        // Lowering everything would show: staying inside H is not lowering.
+        let control = ChannelPrediction {
+            forced: Some(0.25),
+            ..kept
+        };
+        assert!(control.discriminates_as_control());
+        assert_eq!(verdict(H_VALUE, None, &control).1, C::NotLowered);
+        // Constants (piglit's sanity test): lowering changes nothing.
+        let constant = ChannelPrediction {
+            forced: Some(H_VALUE),
+            ..kept
+        };
+        assert_eq!(verdict(H_VALUE, None, &constant).1, C::KeptHighp);
     }
 
     #[test]

@@ -216,13 +216,14 @@ fn analyse(observed: f32, reference: Option<f32>, p: &ChannelPrediction) -> Chan
         highp: f64::from(p.highp),
         mediump: f64::from(p.mediump),
         mediump_spec: f64::from(p.mediump_spec),
+        mediump_forced: p.forced.map(f64::from),
         reference: reference.map(f64::from),
         exact: p.exact,
         highp_bounds: p.highp_bounds,
         mediump_bounds: p.mediump_bounds,
         verdict,
         evidence,
-        discriminates_by_bounds: p.discriminates_by_bounds(),
+        discriminates_by_bounds: p.discriminates_by_bounds() || p.discriminates_as_control(),
         discriminates_by_models: p.discriminates_by_models(),
         matches_mediump: observed.to_bits() == p.mediump.to_bits(),
         matches_highp: observed.to_bits() == p.highp.to_bits(),
@@ -258,6 +259,7 @@ mod tests {
             exact: 1.0 / 3.0,
             highp_bounds: Interval::new(0.3330, 0.3337),
             mediump_bounds: Interval::new(0.0, 0.5),
+            forced: None,
         }
     }
 
@@ -271,6 +273,7 @@ mod tests {
             exact: 1.0,
             highp_bounds: point,
             mediump_bounds: point,
+            forced: None,
         }
     }
 

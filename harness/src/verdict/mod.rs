@@ -40,7 +40,7 @@ pub fn attach(
         return;
     }
     let channels: Vec<usize> = result.probes.iter().map(|p| p.observed.len()).collect();
-    let predictions = match predict::predict(test, &channels) {
+    let mut predictions = match predict::predict(test, &channels) {
         Ok(predictions) => predictions,
         Err(reason) => {
             result.verdict = Some(Verdict::Unjudged);
@@ -84,6 +84,19 @@ pub fn attach(
         }
     };
     judge::judge(result, &predictions, promoted.as_ref());
+    // Nothing decided, and some channel the rules keep highp: a negative control, if lowering
+    // everything would show there.
+    let kept = result
+        .probes
+        .iter()
+        .flat_map(|p| &p.channels)
+        .any(|c| c.verdict == ChannelVerdict::KeptHighp);
+    if result.verdict == Some(Verdict::Undetermined)
+        && kept
+        && predict::add_forced(test, &mut predictions).is_ok()
+    {
+        judge::judge(result, &predictions, promoted.as_ref());
+    }
     for probe in &mut result.probes {
         probe.region_observed = Vec::new();
     }

@@ -12,10 +12,12 @@
 //! the evaluator follows both ways or gives up the bound (`halfcheck_compiler::exec`).
 
 use super::classify::{ChannelPrediction, Interval};
+use super::reduced::compiler_stage;
 use crate::backend::emu::{compile_options, evaluate, Evaluation, Mode, ProbeValues};
 use crate::results::{PredictionInfo, Status};
-use crate::shader_test::ShaderTest;
+use crate::shader_test::{ShaderTest, SourceKind};
 use halfcheck_compiler::exec::{Bounds, Domain, DriverModel, Guided, Rounding};
+use halfcheck_compiler::front::requalify::demote_to_mediump;
 use halfcheck_compiler::{CompileOptions, Model, Switches};
 use std::collections::BTreeMap;
 
@@ -41,6 +43,7 @@ enum Source {
         spec: ProbeValues<Pair>,
         mediump: ProbeValues<f64>,
         exact: ProbeValues<f64>,
+        forced: Option<ProbeValues<f64>>,
     },
     Table(Vec<Vec<ChannelPrediction>>),
 }
@@ -72,6 +75,7 @@ impl ProbePrediction {
                 spec,
                 mediump,
                 exact,
+                forced,
             } => {
                 let (h, hb) = highp.at(x, y, c)?;
                 let (ms, mb) = spec.at(x, y, c)?;
@@ -82,10 +86,34 @@ impl ProbePrediction {
                     exact: exact.at(x, y, c)?,
                     highp_bounds: interval(&hb),
                     mediump_bounds: interval(&mb),
+                    forced: forced
+                        .as_ref()
+                        .and_then(|f| f.at(x, y, c))
+                        .map(|v| v as f32),
                 })
             }
         }
     }
+}
+
+/// Adds `m!` to `predictions`: the test with every shader demoted to mediump, lowered by the
+/// `spec` model, in binary16 (what a driver that lowers everything would give).
+pub fn add_forced(test: &ShaderTest, predictions: &mut [ProbePrediction]) -> Result<(), String> {
+    let mut demoted = test.clone();
+    for shader in demoted
+        .shaders
+        .iter_mut()
+        .filter(|s| s.kind == SourceKind::Glsl)
+    {
+        shader.text = demote_to_mediump(&shader.text, compiler_stage(shader.stage));
+    }
+    let forced = run(&demoted, &Rounding::new(Mode::Mediump), &spec_lowered())?;
+    for (prediction, values) in predictions.iter_mut().zip(forced) {
+        if let Source::Evaluations { forced, .. } = &mut prediction.source {
+            *forced = Some(values);
+        }
+    }
+    Ok(())
 }
 
 /// The `spec` model's lowering, which `M` and `m'` evaluate.
@@ -133,6 +161,7 @@ pub fn predict(test: &ShaderTest, channels: &[usize]) -> Result<Vec<ProbePredict
                     spec,
                     mediump,
                     exact,
+                    forced: None,
                 },
             }
         })

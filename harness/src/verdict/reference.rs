@@ -1,6 +1,6 @@
 //! The driver's own highp reference: each test that declares lowp/mediump runs a second time
 //! on the same device, *promoted* (every lowp/mediump qualifier and default precision
-//! statement rewritten to highp by `halfcheck_compiler::front::promote`, the implicit
+//! statement rewritten to highp by `halfcheck_compiler::front::requalify`, the implicit
 //! defaults made explicit highp), with the same `[test]` commands. Its value `r` at each
 //! judged pixel is the reference evidence: `o != r` farther from exact is reduced precision on
 //! this driver, `o == r` bit for bit where binary16 would differ is not.
@@ -13,7 +13,7 @@ use super::predict::ProbePrediction;
 use super::reduced::compiler_stage;
 use crate::results::{ProbeResult, TestResult};
 use crate::shader_test::{ShaderTest, SourceKind};
-use halfcheck_compiler::front::promote::promote_to_highp;
+use halfcheck_compiler::front::requalify::promote_to_highp;
 
 /// Whether and when a run asks for the highp reference (`--reference`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]

@@ -1,7 +1,9 @@
-//! The promote-to-highp rewrite: the same shader with every precision it may reduce raised
-//! to `highp`, so that a driver's run of it is that driver's own highp reference.
+//! Precision rewrites of a shader's text, token-exact (nothing else changes, comments and
+//! layout included).
 //!
-//! The rule, token-exact (nothing else of the text changes, comments and layout included):
+//! **Promote to highp** ([`promote_to_highp`]): the same shader with every precision it may
+//! reduce raised to `highp`, so that a driver's run of it is that driver's own highp
+//! reference. The rule:
 //! 1. every `lowp` and `mediump` token outside comments becomes `highp` (qualifiers on
 //!    declarations, parameters, return types and struct members, default precision
 //!    statements, macro bodies alike);
@@ -17,8 +19,14 @@
 //! Mesa never lends an lvalue's precision to an operation). A shader that is not GLSL ES
 //! (`#version 110`..`460` without `es`) gets only rule 1.
 //!
+//! **Demote to mediump** ([`demote_to_mediump`]), its mirror: every `highp` token becomes
+//! `mediump` and an ES shader gets `precision mediump float; precision mediump int;` in the
+//! same place. Compiled and lowered, it is what a driver that lowers everything, the rules
+//! ignored, would compute: a negative control whose value that changes can tell a driver
+//! that kept it highp from one that did not.
+//!
 //! ```
-//! use halfcheck_compiler::front::promote::promote_to_highp;
+//! use halfcheck_compiler::front::requalify::promote_to_highp;
 //! use halfcheck_compiler::Stage;
 //! let src = "#version 100\n// mediump stays in comments\nprecision mediump float;\nuniform lowp float a;\n";
 //! assert_eq!(
@@ -45,11 +53,32 @@ fn implicit_defaults(stage: Stage) -> Option<&'static str> {
 
 /// `source` with every reduced precision raised to highp (see the module's rule).
 pub fn promote_to_highp(source: &str, stage: Stage) -> String {
+    rewrite(
+        source,
+        &["lowp", "mediump"],
+        "highp",
+        implicit_defaults(stage),
+    )
+}
+
+/// `source` with every highp lowered to mediump (see the module's rule).
+pub fn demote_to_mediump(source: &str, _stage: Stage) -> String {
+    rewrite(
+        source,
+        &["highp"],
+        "mediump",
+        Some("precision mediump float; precision mediump int;\n"),
+    )
+}
+
+/// `source` with every token in `from` replaced by `to`, and `defaults` inserted after the
+/// opening directives of an ES shader.
+fn rewrite(source: &str, from: &[&str], to: &str, defaults: Option<&'static str>) -> String {
     let visible = blank_comments(source);
     let tokens: Vec<RawToken> = Scanner::new(&visible).collect();
     let text = |t: &RawToken| visible.get(t.start as usize..t.end as usize).unwrap_or("");
     let insert_at = if is_es(&tokens, &visible) {
-        implicit_defaults(stage).map(|defaults| (opening_end(&tokens, &visible), defaults))
+        defaults.map(|defaults| (opening_end(&tokens, &visible), defaults))
     } else {
         None
     };
@@ -64,9 +93,9 @@ pub fn promote_to_highp(source: &str, stage: Stage) -> String {
             copied = at;
             insert = None;
         }
-        if t.kind == RawKind::Ident && matches!(text(t), "lowp" | "mediump") {
+        if t.kind == RawKind::Ident && from.contains(&text(t)) {
             out.push_str(source.get(copied..start).unwrap_or(""));
-            out.push_str("highp");
+            out.push_str(to);
             copied = t.end as usize;
         }
     }
@@ -222,6 +251,16 @@ mod tests {
         assert_eq!(
             promote_to_highp(src, Stage::Fragment),
             "#version 130\nhighp float x;\n"
+        );
+    }
+
+    #[test]
+    fn demoting_lowers_every_highp_and_the_defaults() {
+        let src = "#version 300 es\nprecision highp float;\nuniform highp float a; // highp\n";
+        assert_eq!(
+            demote_to_mediump(src, Stage::Fragment),
+            "#version 300 es\nprecision mediump float; precision mediump int;\n\
+             precision mediump float;\nuniform mediump float a; // highp\n"
         );
     }
 
