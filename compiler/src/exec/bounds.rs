@@ -14,7 +14,9 @@
 //! with the GLSL ES 3.00 precision table (`/work/shared/PRECISION_FACTS.md`, "Numbers"):
 //!
 //! - Formats ([`FloatFormat`], dEQP's `FloatFormat(minExp, maxExp, fractionBits, exact)`):
-//!   highp = (-126, 127, 23, exact), mediump = (-13, 13, 9, inexact). Converting an interval
+//!   highp = (-126, 127, 23, exact), mediump = (-13, 13, 9, inexact), lowp = (0, 0, 7,
+//!   inexact, no flush to zero: a fixed point of `2^-7` in `(-2, 2)`), lowp operations taking
+//!   mediump's allowances on that grid. Converting an interval
 //!   to a format rounds its ends outward to the format's grid (the grid below `2^minExp` is
 //!   that of subnormals). A value of magnitude below `2^minExp` may flush to zero (0 joins the
 //!   interval; this also covers llvmpipe's DAZ/FTZ), and operands are converted to the
@@ -183,6 +185,9 @@ pub struct FloatFormat {
     pub fraction_bits: i32,
     /// Correctly rounded (false: any rounding direction, dEQP's "inexact").
     pub exact: bool,
+    /// Whether a value below `2^min_exp` may flush to zero (false: the grid goes on down to
+    /// zero, lowp's fixed point).
+    pub flushes: bool,
 }
 
 impl FloatFormat {
@@ -192,6 +197,7 @@ impl FloatFormat {
         max_exp: 127,
         fraction_bits: 23,
         exact: true,
+        flushes: true,
     };
 
     /// GLSL ES mediump as dEQP models it: range `2^±13`, 9 fraction bits, inexact.
@@ -200,6 +206,17 @@ impl FloatFormat {
         max_exp: 13,
         fraction_bits: 9,
         exact: false,
+        flushes: true,
+    };
+
+    /// GLSL ES lowp as dEQP models it: range `(-2, 2)`, 7 fraction bits down to zero (an
+    /// absolute precision of `2^-7`, looser than the spec's `2^-8`), inexact.
+    pub const LOWP: FloatFormat = FloatFormat {
+        min_exp: 0,
+        max_exp: 0,
+        fraction_bits: 7,
+        exact: false,
+        flushes: false,
     };
 
     /// The largest finite value.
@@ -266,7 +283,7 @@ impl FloatFormat {
             return Interval::entire();
         }
         let normal = pow2(self.min_exp);
-        let (lo, hi) = if lo < normal && hi > -normal {
+        let (lo, hi) = if self.flushes && lo < normal && hi > -normal {
             (lo.min(0.0), hi.max(0.0))
         } else {
             (lo, hi)
@@ -283,6 +300,8 @@ pub enum Precision {
     Highp,
     /// GLSL ES mediump.
     Mediump,
+    /// GLSL ES lowp: mediump's allowances on lowp's grid.
+    Lowp,
 }
 
 impl Precision {
@@ -291,6 +310,7 @@ impl Precision {
         match self {
             Precision::Highp => FloatFormat::HIGHP,
             Precision::Mediump => FloatFormat::MEDIUMP,
+            Precision::Lowp => FloatFormat::LOWP,
         }
     }
 }
@@ -308,8 +328,9 @@ impl Bounds {
         Bounds { mediump: false }
     }
 
-    /// `M`: [`Width::Half`] operations get the mediump format and allowances,
-    /// [`Width::Single`] ones highp; 16-bit integers wrap at 16 bits (as the lowered IR says).
+    /// `M`: [`Width::Half`] operations get the mediump format and allowances, [`Width::Low`]
+    /// ones the lowp format with mediump's allowances, [`Width::Single`] ones highp; 16-bit
+    /// integers wrap at 16 bits (as the lowered IR says).
     pub fn mediump() -> Bounds {
         Bounds { mediump: true }
     }
@@ -318,6 +339,7 @@ impl Bounds {
     pub fn precision(&self, width: Width) -> Precision {
         match width {
             Width::Half if self.mediump => Precision::Mediump,
+            Width::Low if self.mediump => Precision::Lowp,
             _ => Precision::Highp,
         }
     }
@@ -870,6 +892,15 @@ mod tests {
         assert_eq!(m.max_value(), 16368.0);
         assert!(m.convert(Interval::point(20000.0)).is_entire());
         assert!(!m.convert(Interval::point(16000.0)).is_entire());
+    }
+
+    #[test]
+    fn lowp_is_a_fixed_point_below_two() {
+        let l = FloatFormat::LOWP;
+        let i = l.convert(Interval::point(0.3));
+        assert_eq!((i.lo(), i.hi()), (0.296875, 0.3046875));
+        assert!(l.convert(Interval::point(2.5)).is_entire());
+        assert!(!l.convert(Interval::point(0.01)).contains(0.0));
     }
 
     #[test]

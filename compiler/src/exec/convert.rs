@@ -78,9 +78,9 @@ impl<D: Domain> Invocation<'_, D> {
                     if o.first().is_some_and(|o| matches!(o.kind, ExprKind::Texture(_))));
                 floats(&|x| {
                     One::F(if texel {
-                        d.truncate(x, Width::Half)
+                        d.truncate(x, width)
                     } else {
-                        d.convert(x, Width::Half)
+                        d.convert(x, width)
                     })
                 })
             }

@@ -11,10 +11,13 @@ use half::f16;
 /// The width an operation computes in, from its IR result type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Width {
-    /// binary16 (`float16_t`: a lowered mediump/lowp operation).
+    /// binary16 (`float16_t`: a lowered mediump operation).
     Half,
     /// binary32 (`float`).
     Single,
+    /// A lowered lowp operation: binary16 for the point modes (llvmpipe computes lowp as
+    /// mediump); acceptance intervals give it lowp's own format.
+    Low,
 }
 
 /// A one-operand float operation.
@@ -178,8 +181,8 @@ pub trait Domain: Sync {
     }
     /// A value entering from outside the arithmetic (interpolation, texture filtering):
     /// `point` as the modelled driver computes it, `[lo, hi]` what any conforming driver may;
-    /// `width` is the precision declared for it (lowp/mediump: [`Width::Half`]), in which a
-    /// domain may hold it.
+    /// `width` is the precision declared for it (mediump: [`Width::Half`], lowp:
+    /// [`Width::Low`]), in which a domain may hold it.
     fn enter(&self, point: f64, lo: f64, hi: f64, width: Width) -> Self::F {
         let _ = (lo, hi, width);
         self.constant(point)
@@ -321,7 +324,10 @@ impl Rounding {
         match self.mode {
             Mode::Exact => None,
             Mode::Highp => Some(Width::Single),
-            Mode::Mediump => Some(width),
+            Mode::Mediump => Some(match width {
+                Width::Low => Width::Half,
+                other => other,
+            }),
         }
     }
 
@@ -330,7 +336,7 @@ impl Rounding {
         match width {
             None => x,
             Some(Width::Single) => self.flush(f64::from(x as f32)),
-            Some(Width::Half) => {
+            Some(Width::Half | Width::Low) => {
                 // Through binary32 when that is exact (the usual case: one hardware
                 // conversion), else straight from binary64 to avoid double rounding.
                 let single = x as f32;

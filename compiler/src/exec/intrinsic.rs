@@ -4,7 +4,7 @@
 //! `matrixCompMult`, `outerProduct`, `determinant` and `inverse` (2x2 and 3x3).
 
 use super::domain::{Binary, Compare, Unary, Width};
-use super::ops::width_of;
+use super::ops::width_for;
 use super::value::{map1, map2, Lanes, Value};
 use super::{error, Domain, ExecResult, Invocation};
 use crate::ir::{BaseType, Expr, Type};
@@ -29,7 +29,7 @@ impl<D: Domain> Invocation<'_, D> {
             Some(b) if b.is_float() => b,
             _ => operand_base.unwrap_or(BaseType::Float),
         };
-        let width = width_of(base);
+        let width = width_for(base, e.precision);
         let floats = |v: &Value<D::F>| -> Option<Vec<Component<D::F>>> {
             v.iter().map(|l| l.floats().map(<[D::F]>::to_vec)).collect()
         };

@@ -20,6 +20,15 @@ pub fn width_of(base: BaseType) -> Width {
     }
 }
 
+/// The width an operation computes in: from its result type, lowp where a lowered operation
+/// is lowp.
+pub fn width_for(base: BaseType, precision: crate::ir::Precision) -> Width {
+    match width_of(base) {
+        Width::Half if precision == crate::ir::Precision::Low => Width::Low,
+        other => other,
+    }
+}
+
 /// `v` wrapped to the range of `base` (16-bit types only when `lowers`).
 pub fn wrap(v: i64, base: BaseType, lowers: bool) -> i64 {
     match base {
@@ -134,7 +143,7 @@ impl<D: Domain> Invocation<'_, D> {
                 .collect()
         });
         let base = e.ty.base().unwrap_or(BaseType::Float);
-        let width = width_of(base);
+        let width = width_for(base, e.precision);
         let lowers = self.domain.lowers_ints();
         let d = self.domain;
         if let Some(u) = unary_of(op) {

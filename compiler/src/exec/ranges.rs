@@ -242,7 +242,8 @@ impl<D: Domain> Invocation<'_, D> {
         if !d.tracks_ranges() {
             return Ok(None);
         }
-        let dot_width = super::ops::width_of(dot.ty.base().unwrap_or(crate::ir::BaseType::Float));
+        let base = dot.ty.base().unwrap_or(crate::ir::BaseType::Float);
+        let dot_width = super::ops::width_for(base, dot.precision);
         let value = self.eval(dot)?;
         let Some(Lanes::Float(squared)) = value.first() else {
             return Ok(None);

@@ -129,6 +129,7 @@ impl<D: Domain> Invocation<'_, D> {
         };
         let d = self.domain;
         let lowered = e.ty.base() == Some(BaseType::Float16);
+        let width = super::ops::width_for(BaseType::Float16, e.precision);
         let count = (e.ty.components() as usize).clamp(1, 4);
         Ok((0..count)
             .map(|c| {
@@ -139,7 +140,7 @@ impl<D: Domain> Invocation<'_, D> {
                             let [lo, hi] = range[c];
                             let x = d.enter(f64::from(point[c]), lo, hi, Width::Single);
                             if lowered {
-                                d.truncate(x, Width::Half)
+                                d.truncate(x, width)
                             } else {
                                 x
                             }

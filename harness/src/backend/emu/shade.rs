@@ -144,12 +144,13 @@ struct Shaded<F> {
     varyings: Vec<(String, Value<F>)>,
 }
 
-/// The width a variable of precision `p` may be held in (lowp/mediump: binary16).
+/// The width a variable of precision `p` may be held in (lowp and mediump their own).
 fn declared_width(p: halfcheck_compiler::ir::Precision) -> Width {
-    if p.is_lowerable() {
-        Width::Half
-    } else {
-        Width::Single
+    use halfcheck_compiler::ir::Precision;
+    match p {
+        Precision::Low => Width::Low,
+        Precision::Medium => Width::Half,
+        _ => Width::Single,
     }
 }
 

@@ -10,7 +10,7 @@ use super::program::Program;
 use super::Stop;
 use crate::shader_test::{Scalar, UniformSet};
 use halfcheck_compiler::exec::{find_var, layout, Domain, Invocation, Lanes, Value, Width};
-use halfcheck_compiler::ir::{BaseType, Module, Type, VarMode};
+use halfcheck_compiler::ir::{BaseType, Module, Precision, Type, VarMode};
 use std::collections::BTreeMap;
 
 /// Uniform values by variable name.
@@ -67,10 +67,10 @@ impl Uniforms {
             if let Some(id) = find_var(module, name, VarMode::Uniform) {
                 let var = module.var(id);
                 if layout::size(module, &var.ty) == value.len() {
-                    let width = if var.precision.is_lowerable() {
-                        Width::Half
-                    } else {
-                        Width::Single
+                    let width = match var.precision {
+                        Precision::Low => Width::Low,
+                        Precision::Medium => Width::Half,
+                        _ => Width::Single,
                     };
                     invocation.set(id, in_domain(value, domain, width));
                 }
