@@ -1,7 +1,7 @@
 //! The `halfcheck` command line.
 
 use clap::{Parser, Subcommand};
-use halfcheck::backend::emu::{parse_mode as parse_emu_mode, Mode};
+use halfcheck::backend::emu::{parse_mode as parse_emu_mode, resolve_profile, Mode};
 use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
 use halfcheck::console::{logger, progress::ProgressDisplay, summary::summary};
@@ -53,6 +53,10 @@ enum Commands {
         /// exact (binary64).
         #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
         emu_mode: Mode,
+        /// The driver the emulator predicts: a built-in profile (llvmpipe, softpipe) or a
+        /// profile YAML file (see `halfcheck fingerprint`).
+        #[arg(long, default_value = "llvmpipe")]
+        emu_profile: String,
         /// Directory for results.json.
         #[arg(long, default_value = "results")]
         results: PathBuf,
@@ -129,6 +133,9 @@ enum Commands {
         /// Where to write each test's final window framebuffer.
         #[arg(long)]
         framebuffers: Option<PathBuf>,
+        /// The emulator's profile: a built-in name or an absolute path.
+        #[arg(long, default_value = "")]
+        emu_profile: String,
     },
 }
 
@@ -142,6 +149,7 @@ fn main() -> ExitCode {
             backend,
             gl_device,
             emu_mode,
+            emu_profile,
             results,
             include,
             exclude,
@@ -161,6 +169,13 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let emu_profile = match resolve_profile(&emu_profile) {
+                Ok((spec, _)) => spec,
+                Err(e) => {
+                    eprintln!("halfcheck: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let mut exclude = exclude;
             exclude.extend(checks.skip_patterns());
             let options = RunOptions {
@@ -170,6 +185,7 @@ fn main() -> ExitCode {
                     gl_device,
                     emu_mode,
                     framebuffers: framebuffers.then(|| results.join("framebuffers")),
+                    emu_profile,
                 },
                 results_dir: results,
                 include,
@@ -207,11 +223,13 @@ fn main() -> ExitCode {
             gl_device,
             emu_mode,
             framebuffers,
+            emu_profile,
         } => {
             let options = BackendOptions {
                 gl_device,
                 emu_mode,
                 framebuffers,
+                emu_profile,
             };
             let code = worker_main(backend, &options);
             ExitCode::from(code as u8)

@@ -9,8 +9,11 @@ mod walk;
 
 use serde::{Deserialize, Serialize};
 
-/// The lowering switches, mirroring Mesa's `gl_shader_compiler_options`.
+/// The lowering switches: Mesa's `gl_shader_compiler_options` for `lower_precision`, and
+/// what the driver's later pipeline undoes (`mesa_pipeline`). A driver profile's `lowering`
+/// section; a field a profile leaves out takes the default profile's (llvmpipe's) value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct Switches {
     /// `LowerPrecisionFloat16`: lower mediump float operations.
     pub float16: bool,
@@ -22,35 +25,46 @@ pub struct Switches {
     pub float16_uniforms: bool,
     /// `LowerPrecisionDerivatives`: lower `dFdx`/`dFdy`.
     pub derivatives: bool,
+    /// A 16-bit tree of one operation on uniforms only runs at 32 bits (`mesa_pipeline`).
+    pub lone_op_uniform: bool,
+    /// A 16-bit tree of one operation on shader inputs only runs at 32 bits.
+    pub lone_op_varying: bool,
+    /// A 16-bit tree of one operation on 32-bit values the shader computed runs at 32 bits.
+    pub lone_op_temporary: bool,
+    /// Conversion pairs fold away through variables and swizzles (`mesa_pipeline`).
+    pub fold_conversions: bool,
 }
 
 impl Switches {
-    /// What llvmpipe (Mesa 22.3) enables: 16-bit float, int, constants and derivatives;
-    /// uniforms stay 32-bit (measured: they are rounded only when entering an operation).
+    /// What the llvmpipe profile enables (Mesa 22.3: 16-bit float, int, constants and
+    /// derivatives; uniforms stay 32-bit, measured: they are rounded only when entering an
+    /// operation).
     pub fn llvmpipe() -> Self {
+        crate::profile::Profile::llvmpipe().choices.lowering
+    }
+
+    /// What `glsl_compiler --lower-precision` enables: every lowering switch.
+    pub fn all() -> Self {
+        Switches {
+            float16_uniforms: true,
+            ..Switches::default()
+        }
+    }
+}
+
+impl Default for Switches {
+    /// The default profile's (llvmpipe's) switches.
+    fn default() -> Self {
         Switches {
             float16: true,
             int16: true,
             constants: true,
             float16_uniforms: false,
             derivatives: true,
+            lone_op_uniform: true,
+            lone_op_varying: true,
+            lone_op_temporary: true,
+            fold_conversions: true,
         }
-    }
-
-    /// What `glsl_compiler --lower-precision` enables: everything.
-    pub fn all() -> Self {
-        Switches {
-            float16: true,
-            int16: true,
-            constants: true,
-            float16_uniforms: true,
-            derivatives: true,
-        }
-    }
-}
-
-impl Default for Switches {
-    fn default() -> Self {
-        Switches::llvmpipe()
     }
 }

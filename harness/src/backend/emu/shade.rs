@@ -16,7 +16,7 @@ use super::Stop;
 use crate::shader_test::Stage;
 use halfcheck_compiler::exec::value::at;
 use halfcheck_compiler::exec::{
-    find_var, layout, Arrangement, Binary, Domain, Invocation, Lanes, Rasterizer, Value, Width,
+    find_var, layout, Arrangement, Binary, Domain, Invocation, Lanes, Value, Width,
 };
 use halfcheck_compiler::ir::{Module, VarId, VarMode};
 use rayon::prelude::*;
@@ -153,7 +153,7 @@ impl<D: Domain> Draw<'_, D> {
             else {
                 continue;
             };
-            let snap = self.domain.driver().rasterizer == Rasterizer::Llvmpipe;
+            let snap = self.domain.driver().raster.subpixel_snap;
             let (quads, front) = raster::triangle(window, fb.width, fb.height, self.needed, snap);
             for chunk in quads.chunks(QUADS_PER_BATCH) {
                 work.push((t, front, chunk.to_vec()));
@@ -295,7 +295,7 @@ impl<D: Domain> Draw<'_, D> {
         let window = tri.map(|v| window_position(shaded.positions[v], size));
         let setup = Setup::new(
             window.map(|p| [p[0], p[1]]),
-            self.domain.driver().rasterizer,
+            self.domain.driver().raster.interpolation,
         );
         let oow = window.map(|p| p[3]);
         let pixel = |lane: usize| {
@@ -314,18 +314,17 @@ impl<D: Domain> Draw<'_, D> {
                     let Some((_, value)) = shaded.varyings.iter().find(|(n, _)| n == name) else {
                         continue;
                     };
-                    inv.set(
-                        id,
-                        interpolate(self.domain, value, tri, |a| {
-                            let p = setup.perspective(a, oow);
-                            (0..lanes)
-                                .map(|l| {
-                                    let (x, y) = pixel(l);
-                                    p.at(x, y)
-                                })
-                                .collect()
-                        }),
-                    );
+                    let value = interpolate(self.domain, value, tri, |a| {
+                        let p = setup.perspective(a, oow);
+                        (0..lanes)
+                            .map(|l| {
+                                let (x, y) = pixel(l);
+                                p.at(x, y)
+                            })
+                            .collect()
+                    });
+                    let round = self.domain.driver().interface.round_varyings;
+                    inv.set(id, self.reduced(value, var, round));
                 }
                 (VarMode::SystemValue, "gl_FragCoord") => {
                     let d = self.domain;
@@ -355,6 +354,11 @@ impl<D: Domain> Draw<'_, D> {
         inv.run(MAX_STEPS)
             .map_err(|e| Stop::error(format!("fragment shader: {e}")))?;
         let color = inv.get(output).cloned().unwrap_or_default();
+        let round = self.domain.driver().interface.round_outputs;
+        let color = match module.variables.get(output.0 as usize) {
+            Some(var) => self.reduced(color, var, round),
+            None => color,
+        };
         let killed = inv.killed();
         let zero = self.domain.constant(0.0);
         let component = |c: usize, lane: usize| match color.get(c) {
@@ -372,6 +376,31 @@ impl<D: Domain> Draw<'_, D> {
                 })
                 .collect(),
         ))
+    }
+}
+
+impl<D: Domain> Draw<'_, D> {
+    /// `value` of interface variable `var`, rounded to binary16 when `round` (the profile
+    /// rounds mediump and lowp floats there) and `var` is one.
+    fn reduced(
+        &self,
+        value: Value<D::F>,
+        var: &halfcheck_compiler::ir::Variable,
+        round: bool,
+    ) -> Value<D::F> {
+        if !round || !var.precision.is_lowerable() {
+            return value;
+        }
+        let d = self.domain;
+        value
+            .into_iter()
+            .map(|lanes| match lanes {
+                Lanes::Float(v) => {
+                    Lanes::Float(v.into_iter().map(|x| d.convert(x, Width::Half)).collect())
+                }
+                other => other,
+            })
+            .collect()
     }
 }
 
