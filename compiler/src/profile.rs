@@ -65,6 +65,8 @@ pub struct Choices {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Arithmetic {
+    /// What a binary32 operation's result holds.
+    pub binary32: Binary32,
     /// binary32 subnormal results and operands become zero.
     pub flush_f32_subnormals: bool,
     /// binary16 subnormal results and operands become zero.
@@ -73,8 +75,10 @@ pub struct Arithmetic {
     pub fma: Fma,
     /// `a * b + c` and `a * b - c` at one width compute as one fused multiply-add.
     pub contract: bool,
-    /// How `dot` and the sums of matrix products add their terms.
+    /// How `dot` (and a row vector times a matrix, a `dot` per column) adds its terms.
     pub dot: Dot,
+    /// How a matrix times a vector or a matrix adds its columns.
+    pub matrix: Dot,
     /// How `mix(x, y, t)` expands.
     pub mix: Mix,
     /// How binary32 `log2` is computed.
@@ -88,17 +92,31 @@ pub struct Arithmetic {
 impl Default for Arithmetic {
     fn default() -> Self {
         Arithmetic {
+            binary32: Binary32::Ieee,
             flush_f32_subnormals: true,
             flush_f16_subnormals: false,
             fma: Fma::Split,
             contract: false,
             dot: Dot::Sequential,
+            matrix: Dot::Sequential,
             mix: Mix::Delta,
             log2: Log2::Direct,
             exp_log: ExpLog::Exp2Log2,
             pow: Pow::Direct,
         }
     }
+}
+
+/// What a binary32 operation's result holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Binary32 {
+    /// The result rounded to binary32.
+    #[default]
+    Ieee,
+    /// The result kept at extended precision (x87 registers: llvmpipe without SSE), rounded
+    /// to binary32 only where it leaves the shader (outputs, varyings).
+    Extended,
 }
 
 /// The `fma()` built-in.
@@ -119,6 +137,8 @@ pub enum Dot {
     /// `((x0 y0 + x1 y1) + x2 y2) + x3 y3`, every step rounded.
     #[default]
     Sequential,
+    /// `((x3 y3 + x2 y2) + x1 y1) + x0 y0`, every step rounded (NIR's scalar reduction).
+    Reverse,
     /// `(x0 y0 + x1 y1) + (x2 y2 + x3 y3)`, every step rounded.
     Pairwise,
     /// `fma(x3, y3, fma(x2, y2, fma(x1, y1, x0 y0)))`.
@@ -300,11 +320,6 @@ pub const CHOICES: &[Choice] = &[
         values: BOOL,
     },
     Choice {
-        key: "lowering.constants",
-        meaning: "constant initialisers of mediump variables are lowered with them (Mesa's LowerPrecisionConstants)",
-        values: BOOL,
-    },
-    Choice {
         key: "lowering.float16_uniforms",
         meaning: "mediump float uniforms are 16-bit: rounded at load, also where highp operations read them",
         values: BOOL,
@@ -315,24 +330,39 @@ pub const CHOICES: &[Choice] = &[
         values: BOOL,
     },
     Choice {
+        key: "lowering.fold_conversions",
+        meaning: "f2f32(f2f16(x)) folds to x through variables and swizzles: a 32-bit float kept in a mediump local keeps its 32 bits",
+        values: BOOL,
+    },
+    Choice {
+        key: "lowering.int_fold_conversions",
+        meaning: "i2i32(i2i16(x)) folds to x through variables and swizzles: a 32-bit int kept in a mediump local keeps its 32 bits",
+        values: BOOL,
+    },
+    Choice {
         key: "lowering.lone_op_uniform",
-        meaning: "a lowered tree of one operation whose sources are all uniforms runs in binary32 (the conversions fold away)",
+        meaning: "a lowered float tree of one operation whose sources are all uniforms runs in binary32 (the conversions fold away)",
         values: BOOL,
     },
     Choice {
         key: "lowering.lone_op_varying",
-        meaning: "a lowered tree of one operation whose sources are all shader inputs runs in binary32",
+        meaning: "a lowered float tree of one operation whose sources are all shader inputs runs in binary32",
         values: BOOL,
     },
     Choice {
         key: "lowering.lone_op_temporary",
-        meaning: "a lowered tree of one operation whose sources are all 32-bit values the shader computed runs in binary32",
+        meaning: "a lowered float tree of one operation whose sources are all 32-bit values the shader computed runs in binary32",
         values: BOOL,
     },
     Choice {
-        key: "lowering.fold_conversions",
-        meaning: "f2f32(f2f16(x)) folds to x through variables and swizzles: a 32-bit value kept in a mediump local keeps its 32 bits",
+        key: "lowering.int_lone_op",
+        meaning: "a lowered int or uint tree of one operation whose sources are all 32-bit values runs at 32 bits",
         values: BOOL,
+    },
+    Choice {
+        key: "arithmetic.binary32",
+        meaning: "ieee: a binary32 operation rounds its result to binary32; extended: it keeps x87 extended precision until the value leaves the shader (llvmpipe without SSE)",
+        values: &["ieee", "extended"],
     },
     Choice {
         key: "arithmetic.flush_f32_subnormals",
@@ -356,8 +386,13 @@ pub const CHOICES: &[Choice] = &[
     },
     Choice {
         key: "arithmetic.dot",
-        meaning: "dot and matrix-product sums: sequential ((x0y0 + x1y1) + x2y2) + x3y3, pairwise (x0y0 + x1y1) + (x2y2 + x3y3), fused (a chain of fma)",
-        values: &["sequential", "pairwise", "fused"],
+        meaning: "dot (and row vector * matrix): sequential ((x0y0 + x1y1) + x2y2) + x3y3, reverse from the last term, pairwise (x0y0 + x1y1) + (x2y2 + x3y3), fused (a chain of fma)",
+        values: &["sequential", "reverse", "pairwise", "fused"],
+    },
+    Choice {
+        key: "arithmetic.matrix",
+        meaning: "matrix * vector and matrix * matrix, column by column: sequential m0v0 + m1v1 + ..., reverse, pairwise, fused (a chain of fma)",
+        values: &["sequential", "reverse", "pairwise", "fused"],
     },
     Choice {
         key: "arithmetic.mix",

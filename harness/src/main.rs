@@ -5,6 +5,7 @@ use halfcheck::backend::emu::{parse_mode as parse_emu_mode, resolve_profile, Mod
 use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
 use halfcheck::console::{logger, progress::ProgressDisplay, summary::summary};
+use halfcheck::fingerprint::{fingerprint, FingerprintOptions};
 use halfcheck::outputs::{self, Review, CI_FILES};
 use halfcheck::report::{report, report_run, Images, ReportOptions};
 use halfcheck::results::{read_results, ResultsFile};
@@ -104,6 +105,31 @@ enum Commands {
         old: PathBuf,
         /// The later run's results.json.
         new: PathBuf,
+    },
+    /// Measure a driver's profile: run a battery of probes, infer every choice the emulator
+    /// makes, and write the profile (YAML) with the evidence for each.
+    Fingerprint {
+        /// Which backend runs the probes.
+        #[arg(long, value_enum, default_value = "auto")]
+        backend: BackendKind,
+        /// EGL device index for the GL backend.
+        #[arg(long)]
+        gl_device: Option<usize>,
+        /// With `--backend emu`: the profile the emulator runs.
+        #[arg(long, default_value = "llvmpipe")]
+        emu_profile: String,
+        /// Where to write the profile.
+        #[arg(short = 'o', long)]
+        output: PathBuf,
+        /// The profile's name (default: the renderer's first word).
+        #[arg(long)]
+        name: Option<String>,
+        /// Worker processes (default: one per CPU).
+        #[arg(short = 'j', long)]
+        jobs: Option<usize>,
+        /// Seconds a probe may run before its worker is killed.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
     },
     /// List the EGL devices the GL backend can use.
     Devices,
@@ -208,6 +234,38 @@ fn main() -> ExitCode {
         Commands::Lint { paths } => lint_command(&paths),
         Commands::Devices => devices_command(),
         Commands::Export { results, piglit } => export_command(&results, &piglit),
+        Commands::Fingerprint {
+            backend,
+            gl_device,
+            emu_profile,
+            output,
+            name,
+            jobs,
+            timeout,
+        } => {
+            let emu_profile = match resolve_profile(&emu_profile) {
+                Ok((spec, _)) => spec,
+                Err(e) => {
+                    eprintln!("halfcheck: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let options = FingerprintOptions {
+                backend,
+                backend_options: BackendOptions {
+                    gl_device,
+                    emu_mode: Mode::Mediump,
+                    emu_profile,
+                    framebuffers: None,
+                },
+                jobs: jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                timeout: Duration::from_secs_f64(timeout.max(0.001)),
+                name,
+                command_line: std::env::args().collect(),
+            };
+            fingerprint_command(&options, &output)
+        }
         Commands::Compile(args) => match halfcheck::compile_cmd::run(&args) {
             Ok(out) => {
                 print!("{out}");
@@ -480,6 +538,36 @@ fn lint_command(paths: &[PathBuf]) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// `halfcheck fingerprint`: exit 0 when the profile was written (undetermined choices
+/// included), 2 when the battery could not run or the file not be written.
+fn fingerprint_command(options: &FingerprintOptions, output: &std::path::Path) -> ExitCode {
+    let started = Instant::now();
+    let profile = match fingerprint(options) {
+        Ok(profile) => profile,
+        Err(e) => {
+            eprintln!("halfcheck: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = std::fs::write(output, profile.to_yaml()) {
+        eprintln!("halfcheck: cannot write {}: {e}", output.display());
+        return ExitCode::from(2);
+    }
+    for (key, why) in &profile.undetermined {
+        println!("undetermined: {key}: {why}");
+    }
+    println!(
+        "profile {} ({}): {} choices measured, {} undetermined, in {:.1} s; written to {}",
+        profile.name,
+        profile.describes,
+        profile.evidence.len(),
+        profile.undetermined.len(),
+        started.elapsed().as_secs_f64(),
+        output.display()
+    );
+    ExitCode::SUCCESS
 }
 
 /// `halfcheck compare`: exit 1 on regressions, 2 when a file cannot be read.

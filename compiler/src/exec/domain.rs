@@ -6,7 +6,7 @@
 //! that holds the binary16, binary32 or binary64 result exactly. A later interval domain (the
 //! acceptance intervals of a verdict) implements the same trait with an interval type.
 
-use crate::profile::{Choices, ExpLog, Fma, Log2, Pow};
+use crate::profile::{Binary32, Choices, ExpLog, Fma, Log2, Pow};
 use half::f16;
 
 /// The width an operation computes in, from its IR result type.
@@ -233,10 +233,17 @@ impl Rounding {
         }
     }
 
+    /// Whether binary32 operations keep extended precision (then binary64 stands for the
+    /// x87's 64-bit significand).
+    fn extended(&self, width: Width) -> bool {
+        width == Width::Single && self.driver.arithmetic.binary32 == Binary32::Extended
+    }
+
     /// `x` rounded to what `width` holds.
     pub(super) fn round(&self, x: f64, width: Option<Width>) -> f64 {
         match width {
             None => x,
+            Some(Width::Single) if self.extended(Width::Single) => x,
             Some(Width::Single) => self.flush(f64::from(x as f32)),
             Some(Width::Half) => {
                 // Through binary32 when that is exact (the usual case: one hardware
@@ -323,6 +330,7 @@ impl Domain for Rounding {
             Unary::Asinh | Unary::Acosh | Unary::Atanh => self.inverse_hyperbolic(op, a, w),
             Unary::Asin | Unary::Acos => self.arcsine(op, a, w),
             Unary::Atan => self.arctangent(a, w),
+            _ if self.extended(w) => unary64(op, a),
             Unary::Log2 if w == Width::Single && self.driver.arithmetic.log2 == Log2::FromLn => {
                 let x = self.operand32(a);
                 // softpipe's `1.442695f` is `log2(e)` rounded to binary32.
@@ -350,6 +358,7 @@ impl Domain for Rounding {
                 let scaled = self.binary(Binary::Mul, b, log, w);
                 self.unary(Unary::Exp2, scaled, w)
             }
+            Some(w) if self.extended(w) => binary64(op, a, b),
             Some(w) => {
                 let r = binary32(op, self.operand32(a), self.operand32(b));
                 self.round(f64::from(r), Some(w))

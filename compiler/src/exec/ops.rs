@@ -242,7 +242,8 @@ impl<D: Domain> Invocation<'_, D> {
                         _ => bad(e, op),
                     })
                     .collect::<ExecResult<Vec<_>>>()?;
-                Ok(vec![Lanes::Float(sum_of_products(d, &pairs, width))])
+                let order = d.driver().arithmetic.dot;
+                Ok(vec![Lanes::Float(sum_of_products(d, order, &pairs, width))])
             }
             Op::Lrp => {
                 let mix = d.driver().arithmetic.mix;
@@ -398,6 +399,13 @@ impl<D: Domain> Invocation<'_, D> {
                 _ => error(e.span, "a matrix product of non-floats"),
             }
         };
+        // A row vector times a matrix is a dot per column (Mesa lowers it so); a matrix times
+        // a vector or a matrix adds its columns.
+        let order = if left.ty.is_matrix() {
+            d.driver().arithmetic.matrix
+        } else {
+            d.driver().arithmetic.dot
+        };
         let mut out = Vec::with_capacity(b_cols * a_rows);
         for c in 0..b_cols {
             for r in 0..a_rows {
@@ -410,7 +418,7 @@ impl<D: Domain> Invocation<'_, D> {
                 }
                 let pairs: Vec<(&Vec<D::F>, &Vec<D::F>)> =
                     columns.iter().map(|(x, y)| (x, y)).collect();
-                out.push(Lanes::Float(sum_of_products(d, &pairs, width)));
+                out.push(Lanes::Float(sum_of_products(d, order, &pairs, width)));
             }
         }
         Ok(out)
@@ -560,10 +568,10 @@ fn product_factors(o: &Expr, width: Width) -> Option<&[Expr]> {
     }
 }
 
-/// `sum over k of x_k * y_k` per lane, in the order and with the fusing the driver's `dot`
-/// choice says.
+/// `sum over k of x_k * y_k` per lane, in the order and with the fusing `order` says.
 fn sum_of_products<D: Domain>(
     d: &D,
+    order: Dot,
     pairs: &[(&Vec<D::F>, &Vec<D::F>)],
     width: Width,
 ) -> Vec<D::F> {
@@ -573,11 +581,16 @@ fn sum_of_products<D: Domain>(
     let Some(first) = pairs.first() else {
         return Vec::new();
     };
-    match d.driver().arithmetic.dot {
+    match order {
         Dot::Sequential => pairs
             .iter()
             .skip(1)
             .fold(product(first), |acc, p| add(&acc, &product(p))),
+        Dot::Reverse => {
+            let mut terms = pairs.iter().rev();
+            let last = terms.next().map(product).unwrap_or_default();
+            terms.fold(last, |acc, p| add(&acc, &product(p)))
+        }
         Dot::Pairwise => {
             let mut level: Vec<Vec<D::F>> = pairs.iter().map(product).collect();
             while level.len() > 1 {

@@ -26,7 +26,8 @@
 //!
 //! Each rule is a profile choice ([`Switches`]): rule 1 per kind of source (uniforms,
 //! shader inputs, values the shader computed: `lone_op_*`), rules 2 and 3 together
-//! (`fold_conversions`).
+//! (`fold_conversions`); for integer trees `int_lone_op` and `int_fold_conversions` (on
+//! llvmpipe neither: `i2i32(i2imp(x))` wraps, so NIR keeps it).
 
 use super::fold_conversions::{children, stmt_exprs};
 use super::walk;
@@ -47,6 +48,9 @@ impl Sources {
     /// Whether a 32-bit value `x` converted down may be a source of a lone operation that
     /// stays 32-bit: by the kind of variable it reads, or a value the shader computed.
     fn lone_source(&self, x: &Expr) -> bool {
+        if x.ty.base().is_some_and(|b| !b.is_float()) {
+            return self.switches.int_lone_op;
+        }
         let mode = root_var(x).and_then(|v| self.modes.get(v.0 as usize));
         match mode {
             Some(VarMode::Uniform) => self.switches.lone_op_uniform,
@@ -73,6 +77,19 @@ pub fn run(module: &mut Module, switches: &Switches) {
         switches: *switches,
         modes: module.variables.iter().map(|v| v.mode).collect(),
     };
+    lone_stores(module, &sources);
+    widen_variables(module, switches);
+    walk::blocks(module, &mut |block, _| {
+        for stmt in block.iter_mut() {
+            stmt_exprs(stmt, &mut |e| fold_swizzled(e, switches));
+            stmt_exprs(stmt, &mut |e| rewrite(e, &sources));
+        }
+    });
+}
+
+/// Rule 1 for stores: a lone operation stored straight into a 16-bit variable read at 32
+/// bits is computed at 32 bits, rounded once by the store (rule 2 may then remove that).
+fn lone_stores(module: &mut Module, sources: &Sources) {
     let mut read_wide = HashSet::new();
     walk::blocks(module, &mut |block, _| {
         for stmt in block.iter_mut() {
@@ -81,38 +98,29 @@ pub fn run(module: &mut Module, switches: &Switches) {
     });
     walk::blocks(module, &mut |block, _| {
         for stmt in block.iter_mut() {
-            // A lone operation stored straight into a 16-bit variable read at 32 bits:
-            // computed at 32 bits, rounded once by the store (rule 2 may then remove that).
             if let Stmt::Assign { lhs, rhs, .. } = stmt {
                 let wide = lhs.variable().is_some_and(|v| read_wide.contains(&v));
-                if wide && is_16(rhs) && region(rhs, &sources) == Some(1) {
+                if wide && is_16(rhs) && region(rhs, sources) == Some(1) {
                     let taken = std::mem::replace(rhs, placeholder());
                     *rhs = convert(widen(taken), false);
-                    continue;
                 }
             }
-        }
-    });
-    if switches.fold_conversions {
-        widen_variables(module);
-    }
-    walk::blocks(module, &mut |block, _| {
-        for stmt in block.iter_mut() {
-            if switches.fold_conversions {
-                stmt_exprs(stmt, &mut fold_swizzled);
-            }
-            stmt_exprs(stmt, &mut |e| rewrite(e, &sources));
         }
     });
 }
 
 /// Rule 3: `f162f(swiz(f2fmp(u)))` is `swiz(u)`.
-fn fold_swizzled(e: &mut Expr) {
-    children(e, &mut fold_swizzled);
+fn fold_swizzled(e: &mut Expr, switches: &Switches) {
+    children(e, &mut |c| fold_swizzled(c, switches));
     let ExprKind::Op(op, operands) = &mut e.kind else {
         return;
     };
-    if !is_up(*op) || operands.len() != 1 {
+    let enabled = if *op == Op::F162f {
+        switches.fold_conversions
+    } else {
+        switches.int_fold_conversions
+    };
+    if !is_up(*op) || operands.len() != 1 || !enabled {
         return;
     }
     let Some(ExprKind::Swizzle(base, _)) = operands.first().map(|o| &o.kind) else {
@@ -215,7 +223,7 @@ fn pinned(e: &mut Expr, set: &mut HashSet<VarId>) {
 }
 
 /// Rule 2: widens the 16-bit variables that only ever hold 32-bit values converted down.
-fn widen_variables(module: &mut Module) {
+fn widen_variables(module: &mut Module, switches: &Switches) {
     let mut set: HashSet<VarId> = module
         .variables
         .iter()
@@ -225,6 +233,10 @@ fn widen_variables(module: &mut Module) {
                 && !v.ty.is_array()
                 && matches!(v.ty, Type::Numeric { .. })
                 && v.ty.base().is_some_and(|b| b.bit_size() == 16)
+                && match v.ty.base() {
+                    Some(BaseType::Float16) => switches.fold_conversions,
+                    _ => switches.int_fold_conversions,
+                }
         })
         .map(|(i, _)| VarId(i as u32))
         .collect();

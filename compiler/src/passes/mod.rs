@@ -19,20 +19,27 @@ pub struct Switches {
     pub float16: bool,
     /// `LowerPrecisionInt16`: lower mediump int and uint operations.
     pub int16: bool,
-    /// `LowerPrecisionConstants`: lower the constant initializers of lowered variables.
+    /// `LowerPrecisionConstants`: lower the constant initializers of lowered variables. Not
+    /// a profile choice: halfcheck's front end folds constant variables into their uses, so
+    /// it changes declarations only, never a value.
+    #[serde(skip)]
     pub constants: bool,
     /// `LowerPrecisionFloat16Uniforms`: mediump float uniforms become 16-bit variables.
     pub float16_uniforms: bool,
     /// `LowerPrecisionDerivatives`: lower `dFdx`/`dFdy`.
     pub derivatives: bool,
+    /// Conversion pairs fold away through variables and swizzles (`mesa_pipeline`).
+    pub fold_conversions: bool,
+    /// Integer conversion pairs fold away through variables and swizzles.
+    pub int_fold_conversions: bool,
+    /// A 16-bit int or uint tree of one operation on 32-bit values runs at 32 bits.
+    pub int_lone_op: bool,
     /// A 16-bit tree of one operation on uniforms only runs at 32 bits (`mesa_pipeline`).
     pub lone_op_uniform: bool,
     /// A 16-bit tree of one operation on shader inputs only runs at 32 bits.
     pub lone_op_varying: bool,
     /// A 16-bit tree of one operation on 32-bit values the shader computed runs at 32 bits.
     pub lone_op_temporary: bool,
-    /// Conversion pairs fold away through variables and swizzles (`mesa_pipeline`).
-    pub fold_conversions: bool,
 }
 
 impl Switches {
@@ -61,10 +68,12 @@ impl Default for Switches {
             constants: true,
             float16_uniforms: false,
             derivatives: true,
+            fold_conversions: true,
+            int_fold_conversions: false,
+            int_lone_op: false,
             lone_op_uniform: true,
             lone_op_varying: true,
             lone_op_temporary: true,
-            fold_conversions: true,
         }
     }
 }

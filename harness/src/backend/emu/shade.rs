@@ -19,6 +19,7 @@ use halfcheck_compiler::exec::{
     find_var, layout, Arrangement, Binary, Domain, Invocation, Lanes, Value, Width,
 };
 use halfcheck_compiler::ir::{Module, VarId, VarMode};
+use halfcheck_compiler::profile::Binary32;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -260,12 +261,29 @@ impl<D: Domain> Draw<'_, D> {
                 })
             })
             .collect();
+        // Varyings leave the vertex shader as binary32; only a profile that computes binary32
+        // at extended precision holds anything more until here.
+        let d = self.domain;
+        let extended = d.driver().arithmetic.binary32 == Binary32::Extended;
+        let stored = |value: &Value<D::F>| -> Value<D::F> {
+            value
+                .iter()
+                .map(|lanes| match lanes {
+                    Lanes::Float(v) if extended => Lanes::Float(
+                        v.iter()
+                            .map(|&x| d.constant(f64::from(d.representative(x) as f32)))
+                            .collect(),
+                    ),
+                    other => other.clone(),
+                })
+                .collect()
+        };
         let varyings = module
             .variables
             .iter()
             .enumerate()
             .filter(|(_, v)| v.mode == VarMode::ShaderOut && !v.builtin)
-            .filter_map(|(i, v)| Some((v.name.clone(), inv.get(VarId(i as u32))?.clone())))
+            .filter_map(|(i, v)| Some((v.name.clone(), stored(inv.get(VarId(i as u32))?))))
             .collect();
         Ok(Shaded {
             positions,
