@@ -97,12 +97,12 @@ impl Default for Arithmetic {
             flush_f16_subnormals: false,
             fma: Fma::Split,
             contract: false,
-            dot: Dot::Sequential,
+            dot: Dot::Reverse,
             matrix: Dot::Sequential,
             mix: Mix::Delta,
             log2: Log2::Direct,
             exp_log: ExpLog::Exp2Log2,
-            pow: Pow::Direct,
+            pow: Pow::Exp2Log2,
         }
     }
 }
@@ -135,9 +135,10 @@ pub enum Fma {
 #[serde(rename_all = "snake_case")]
 pub enum Dot {
     /// `((x0 y0 + x1 y1) + x2 y2) + x3 y3`, every step rounded.
-    #[default]
     Sequential,
-    /// `((x3 y3 + x2 y2) + x1 y1) + x0 y0`, every step rounded (NIR's scalar reduction).
+    /// `((x3 y3 + x2 y2) + x1 y1) + x0 y0`, every step rounded (NIR's scalar reduction,
+    /// measured on llvmpipe).
+    #[default]
     Reverse,
     /// `(x0 y0 + x1 y1) + (x2 y2 + x3 y3)`, every step rounded.
     Pairwise,
@@ -185,9 +186,9 @@ pub enum ExpLog {
 #[serde(rename_all = "snake_case")]
 pub enum Pow {
     /// One function at the operation's width.
-    #[default]
     Direct,
-    /// `exp2(y * log2(x))`, every step rounded.
+    /// `exp2(y * log2(x))`, every step rounded (measured on llvmpipe).
+    #[default]
     Exp2Log2,
 }
 
@@ -455,6 +456,10 @@ pub const CHOICES: &[Choice] = &[
 const BUILTIN: &[(&str, &str)] = &[
     ("llvmpipe", include_str!("../profiles/llvmpipe.yaml")),
     ("softpipe", include_str!("../profiles/softpipe.yaml")),
+    (
+        "llvmpipe-nosse",
+        include_str!("../profiles/llvmpipe-nosse.yaml"),
+    ),
 ];
 
 impl Choices {

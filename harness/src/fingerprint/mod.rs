@@ -86,8 +86,9 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
         .clone()
         .unwrap_or_else(|| default_name(&run.renderer));
     let describes = format!(
-        "{} ({version}), fingerprinted by halfcheck {} on {}",
+        "{} ({version}){}, fingerprinted by halfcheck {} on {}",
         run.renderer,
+        driver_environment(),
         env!("CARGO_PKG_VERSION"),
         run.started.get(..10).unwrap_or(&run.started)
     );
@@ -103,6 +104,21 @@ struct Quiet;
 impl Progress for Quiet {
     fn start(&self, _total: usize) {}
     fn finished(&self, _name: &str, _result: &TestResult) {}
+}
+
+/// The environment variables that pick or configure Mesa's driver (`GALLIUM_DRIVER`,
+/// `GALLIUM_NOSSE`, `LP_*`), as ` with NAME=VALUE ...`, or nothing.
+fn driver_environment() -> String {
+    let mut set: Vec<String> = std::env::vars()
+        .filter(|(k, _)| k.starts_with("GALLIUM_") || k.starts_with("LP_"))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    set.sort();
+    if set.is_empty() {
+        String::new()
+    } else {
+        format!(" with {}", set.join(" "))
+    }
 }
 
 /// A profile name from a renderer string: its first word, lower case (`llvmpipe`).
