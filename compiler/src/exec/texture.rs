@@ -8,7 +8,7 @@ use super::value::{at, Lanes, Value};
 use super::{error, Arrangement, Domain, ExecResult, Invocation};
 use crate::ir::types::Dim;
 use crate::ir::{BaseType, Expr, TexOp, Texture, Type};
-use crate::profile::TexelConversion;
+use crate::profile::{Binary32, TexelConversion};
 
 /// The textures bound to units, as the host (the emulator backend) holds them.
 pub trait Textures: Sync {
@@ -101,6 +101,7 @@ impl<D: Domain> Invocation<'_, D> {
         };
         let d = self.domain;
         let lowered = e.ty.base() == Some(BaseType::Float16);
+        let extended = d.driver().arithmetic.binary32 == Binary32::Extended;
         let count = (e.ty.components() as usize).clamp(1, 4);
         Ok((0..count)
             .map(|c| {
@@ -108,7 +109,11 @@ impl<D: Domain> Invocation<'_, D> {
                     texels
                         .iter()
                         .map(|texel| {
-                            let x = d.constant(f64::from(texel[c]));
+                            let x = d.constant(if extended {
+                                unorm8_extended(texel[c])
+                            } else {
+                                f64::from(texel[c])
+                            });
                             if lowered {
                                 texel_to_half(d, x)
                             } else {
@@ -208,6 +213,13 @@ impl<D: Domain> Invocation<'_, D> {
         let dy = (c[0] - a[0]).hypot(c[1] - a[1]);
         dx.max(dy).log2()
     }
+}
+
+/// An 8-bit texel channel (the host gives `b * (1.0f / 255.0f)` in binary32) as a driver
+/// whose binary32 keeps extended precision computes it: the product not rounded.
+fn unorm8_extended(texel: f32) -> f64 {
+    let byte = (f64::from(texel) * 255.0).round();
+    byte * f64::from(1.0f32 / 255.0)
 }
 
 /// A texel entering binary16, converted as the driver's profile says.

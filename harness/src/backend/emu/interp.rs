@@ -60,6 +60,31 @@ impl Plane {
     }
 }
 
+impl Plane {
+    /// The value at pixel `(x, y)` computed at extended precision from the binary32 set-up
+    /// (a shader whose binary32 arithmetic keeps x87 extended precision evaluates it so).
+    pub fn at_extended(&self, x: u32, y: u32) -> f64 {
+        let (a0, dadx, dady) = (
+            f64::from(self.a0),
+            f64::from(self.dadx),
+            f64::from(self.dady),
+        );
+        match self.kind {
+            Interpolation::PlaneFma => dady * f64::from(y) + (dadx * f64::from(x) + a0),
+            Interpolation::SortedQuads => {
+                let (qx, qy) = (x & !1, y & !1);
+                let base = (a0 + dadx * f64::from(qx)) + dady * f64::from(qy);
+                let right = if x > qx { base + dadx } else { base };
+                if y > qy {
+                    right + dady
+                } else {
+                    right
+                }
+            }
+        }
+    }
+}
+
 impl Setup {
     /// The setup of a triangle with these window positions (x, y).
     pub fn new(window: [[f32; 2]; 3], kind: Interpolation) -> Setup {
@@ -163,6 +188,18 @@ pub struct Perspective {
 }
 
 impl Perspective {
+    /// The value at pixel `(x, y)` at extended precision (see [`Plane::at_extended`]).
+    pub fn at_extended(&self, x: u32, y: u32) -> f64 {
+        let (a, w) = (
+            self.over_w.at_extended(x, y),
+            self.one_over_w.at_extended(x, y),
+        );
+        match self.over_w.kind {
+            Interpolation::PlaneFma => a * (1.0 / w),
+            Interpolation::SortedQuads => a / w,
+        }
+    }
+
     /// The value at pixel `(x, y)`.
     pub fn at(&self, x: u32, y: u32) -> f32 {
         let (a, w) = (self.over_w.at(x, y), self.one_over_w.at(x, y));

@@ -332,12 +332,17 @@ impl<D: Domain> Draw<'_, D> {
                     let Some((_, value)) = shaded.varyings.iter().find(|(n, _)| n == name) else {
                         continue;
                     };
+                    let extended = self.domain.driver().arithmetic.binary32 == Binary32::Extended;
                     let value = interpolate(self.domain, value, tri, |a| {
                         let p = setup.perspective(a, oow);
                         (0..lanes)
                             .map(|l| {
                                 let (x, y) = pixel(l);
-                                p.at(x, y)
+                                if extended {
+                                    p.at_extended(x, y)
+                                } else {
+                                    f64::from(p.at(x, y))
+                                }
                             })
                             .collect()
                     });
@@ -441,12 +446,12 @@ impl<F: Copy> Colors<F> {
 
 /// Interpolates a per-vertex value over a triangle's lanes: a component equal at the three
 /// vertices stays as it is (exact, and uniform); the others go through `lanes`, which gives
-/// the binary32 value per lane of the component with these vertex values.
+/// the value per lane of the component with these vertex values (binary32, or extended).
 fn interpolate<D: Domain>(
     d: &D,
     value: &Value<D::F>,
     tri: [usize; 3],
-    lanes: impl Fn([f32; 3]) -> Vec<f32>,
+    lanes: impl Fn([f32; 3]) -> Vec<f64>,
 ) -> Value<D::F> {
     value
         .iter()
@@ -457,12 +462,7 @@ fn interpolate<D: Domain>(
                     return Lanes::Float(vec![a]);
                 }
                 let vertex = [a, b, c].map(|x| d.representative(x) as f32);
-                Lanes::Float(
-                    lanes(vertex)
-                        .into_iter()
-                        .map(|x| d.constant(f64::from(x)))
-                        .collect(),
-                )
+                Lanes::Float(lanes(vertex).into_iter().map(|x| d.constant(x)).collect())
             }
             other => other.lane(tri[2]),
         })
