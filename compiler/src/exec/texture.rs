@@ -216,10 +216,15 @@ impl<D: Domain> Invocation<'_, D> {
 }
 
 /// An 8-bit texel channel (the host gives `b * (1.0f / 255.0f)` in binary32) as a driver
-/// whose binary32 keeps extended precision computes it: the product not rounded.
+/// whose binary32 keeps extended precision computes it: the product not rounded. A value
+/// that is no such product (filtered in binary32) stays as it is.
 fn unorm8_extended(texel: f32) -> f64 {
-    let byte = (f64::from(texel) * 255.0).round();
-    byte * f64::from(1.0f32 / 255.0)
+    let byte = (texel * 255.0).round();
+    if byte * (1.0f32 / 255.0) == texel {
+        f64::from(byte) * f64::from(1.0f32 / 255.0)
+    } else {
+        f64::from(texel)
+    }
 }
 
 /// A texel entering binary16, converted as the driver's profile says.
