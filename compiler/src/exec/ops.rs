@@ -416,8 +416,7 @@ impl<D: Domain> Invocation<'_, D> {
                         float(&values[1], c * b_rows + k)?,
                     ));
                 }
-                let pairs: Vec<(&Vec<D::F>, &Vec<D::F>)> =
-                    columns.iter().map(|(x, y)| (x, y)).collect();
+                let pairs: Vec<Factors<'_, D::F>> = columns.iter().map(|(x, y)| (x, y)).collect();
                 out.push(Lanes::Float(sum_of_products(d, order, &pairs, width)));
             }
         }
@@ -568,15 +567,18 @@ fn product_factors(o: &Expr, width: Width) -> Option<&[Expr]> {
     }
 }
 
+/// The two factors of one term of a sum of products, per lane.
+type Factors<'a, F> = (&'a Vec<F>, &'a Vec<F>);
+
 /// `sum over k of x_k * y_k` per lane, in the order and with the fusing `order` says.
 fn sum_of_products<D: Domain>(
     d: &D,
     order: Dot,
-    pairs: &[(&Vec<D::F>, &Vec<D::F>)],
+    pairs: &[Factors<'_, D::F>],
     width: Width,
 ) -> Vec<D::F> {
     let product =
-        |(x, y): &(&Vec<D::F>, &Vec<D::F>)| map2(x, y, |p, q| d.binary(Binary::Mul, p, q, width));
+        |(x, y): &Factors<'_, D::F>| map2(x, y, |p, q| d.binary(Binary::Mul, p, q, width));
     let add = |s: &Vec<D::F>, t: &Vec<D::F>| map2(s, t, |s, t| d.binary(Binary::Add, s, t, width));
     let Some(first) = pairs.first() else {
         return Vec::new();
