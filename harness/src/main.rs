@@ -1,10 +1,11 @@
 //! The `halfcheck` command line.
 
 use clap::{Parser, Subcommand};
-use halfcheck::backend::emu::{parse_mode as parse_emu_mode, Mode};
+use halfcheck::backend::emu::{parse_mode as parse_emu_mode, resolve_profile, Mode};
 use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
 use halfcheck::console::{logger, progress::ProgressDisplay, summary::summary};
+use halfcheck::fingerprint::{fingerprint, FingerprintOptions};
 use halfcheck::outputs::{self, Review, CI_FILES};
 use halfcheck::report::{report, report_run, Images, ReportOptions};
 use halfcheck::results::{read_results, ResultsFile};
@@ -54,6 +55,10 @@ enum Commands {
         /// exact (binary64).
         #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
         emu_mode: Mode,
+        /// The driver the emulator predicts: a built-in profile (llvmpipe, softpipe) or a
+        /// profile YAML file (see `halfcheck fingerprint`).
+        #[arg(long, default_value = "llvmpipe")]
+        emu_profile: String,
         /// Directory for results.json.
         #[arg(long, default_value = "results")]
         results: PathBuf,
@@ -107,6 +112,31 @@ enum Commands {
         /// The later run's results.json.
         new: PathBuf,
     },
+    /// Measure a driver's profile: run a battery of probes, infer every choice the emulator
+    /// makes, and write the profile (YAML) with the evidence for each.
+    Fingerprint {
+        /// Which backend runs the probes.
+        #[arg(long, value_enum, default_value = "auto")]
+        backend: BackendKind,
+        /// EGL device index for the GL backend.
+        #[arg(long)]
+        gl_device: Option<usize>,
+        /// With `--backend emu`: the profile the emulator runs.
+        #[arg(long, default_value = "llvmpipe")]
+        emu_profile: String,
+        /// Where to write the profile.
+        #[arg(short = 'o', long)]
+        output: PathBuf,
+        /// The profile's name (default: the renderer's first word).
+        #[arg(long)]
+        name: Option<String>,
+        /// Worker processes (default: one per CPU).
+        #[arg(short = 'j', long)]
+        jobs: Option<usize>,
+        /// Seconds a probe may run before its worker is killed.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+    },
     /// List the EGL devices the GL backend can use.
     Devices,
     /// Write a run's results in another tool's format.
@@ -138,6 +168,9 @@ enum Commands {
         /// The highp reference for verdicts.
         #[arg(long, value_enum, default_value = "driver")]
         reference: ReferenceMode,
+        /// The emulator's profile: a built-in name or an absolute path.
+        #[arg(long, default_value = "")]
+        emu_profile: String,
     },
 }
 
@@ -151,6 +184,7 @@ fn main() -> ExitCode {
             backend,
             gl_device,
             emu_mode,
+            emu_profile,
             results,
             include,
             exclude,
@@ -171,6 +205,13 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let emu_profile = match resolve_profile(&emu_profile) {
+                Ok((spec, _)) => spec,
+                Err(e) => {
+                    eprintln!("halfcheck: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let mut exclude = exclude;
             exclude.extend(checks.skip_patterns());
             let options = RunOptions {
@@ -181,6 +222,7 @@ fn main() -> ExitCode {
                     emu_mode,
                     framebuffers: framebuffers.then(|| results.join("framebuffers")),
                     reference,
+                    emu_profile,
                 },
                 results_dir: results,
                 include,
@@ -203,6 +245,39 @@ fn main() -> ExitCode {
         Commands::Lint { paths } => lint_command(&paths),
         Commands::Devices => devices_command(),
         Commands::Export { results, piglit } => export_command(&results, &piglit),
+        Commands::Fingerprint {
+            backend,
+            gl_device,
+            emu_profile,
+            output,
+            name,
+            jobs,
+            timeout,
+        } => {
+            let emu_profile = match resolve_profile(&emu_profile) {
+                Ok((spec, _)) => spec,
+                Err(e) => {
+                    eprintln!("halfcheck: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let options = FingerprintOptions {
+                backend,
+                backend_options: BackendOptions {
+                    gl_device,
+                    emu_mode: Mode::Mediump,
+                    emu_profile,
+                    framebuffers: None,
+                    reference: ReferenceMode::None,
+                },
+                jobs: jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                timeout: Duration::from_secs_f64(timeout.max(0.001)),
+                name,
+                command_line: std::env::args().collect(),
+            };
+            fingerprint_command(&options, &output)
+        }
         Commands::Compile(args) => match halfcheck::compile_cmd::run(&args) {
             Ok(out) => {
                 print!("{out}");
@@ -219,12 +294,14 @@ fn main() -> ExitCode {
             emu_mode,
             framebuffers,
             reference,
+            emu_profile,
         } => {
             let options = BackendOptions {
                 gl_device,
                 emu_mode,
                 framebuffers,
                 reference,
+                emu_profile,
             };
             let code = worker_main(backend, &options);
             ExitCode::from(code as u8)
@@ -475,6 +552,36 @@ fn lint_command(paths: &[PathBuf]) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// `halfcheck fingerprint`: exit 0 when the profile was written (undetermined choices
+/// included), 2 when the battery could not run or the file not be written.
+fn fingerprint_command(options: &FingerprintOptions, output: &std::path::Path) -> ExitCode {
+    let started = Instant::now();
+    let profile = match fingerprint(options) {
+        Ok(profile) => profile,
+        Err(e) => {
+            eprintln!("halfcheck: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = std::fs::write(output, profile.to_yaml()) {
+        eprintln!("halfcheck: cannot write {}: {e}", output.display());
+        return ExitCode::from(2);
+    }
+    for (key, why) in &profile.undetermined {
+        println!("undetermined: {key}: {why}");
+    }
+    println!(
+        "profile {} ({}): {} choices measured, {} undetermined, in {:.1} s; written to {}",
+        profile.name,
+        profile.describes,
+        profile.evidence.len(),
+        profile.undetermined.len(),
+        started.elapsed().as_secs_f64(),
+        output.display()
+    );
+    ExitCode::SUCCESS
 }
 
 /// `halfcheck compare`: exit 1 on regressions, 2 when a file cannot be read.

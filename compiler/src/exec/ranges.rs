@@ -14,10 +14,11 @@
 //! Point domains skip all of it: their value is the modelled driver's.
 
 use super::domain::{Binary, Compare, Unary, Width};
-use super::ops::comp;
+use super::ops::{comp, lerp, sum_of_products, Factors};
 use super::value::{at, map2, Lanes, Value};
 use super::{Domain, ExecResult, Invocation};
 use crate::ir::{Expr, ExprKind, Op};
+use crate::profile::{Dot, Mix};
 
 /// Whether `op` holds for every pair of values in ranges `a` and `b`, or for none.
 fn decided(op: Compare, a: (f64, f64), b: (f64, f64)) -> bool {
@@ -177,10 +178,24 @@ impl<D: Domain> Invocation<'_, D> {
         out
     }
 
-    /// `terms[0] + terms[1] + ...` summed left to right, as the modelled driver does; in a
-    /// domain that tracks ranges, also in every other order.
-    pub(super) fn sum_any_order(&self, terms: &[Vec<D::F>], width: Width) -> Vec<D::F> {
+    /// `sum over k of x_k * y_k` as the driver's profile orders it; in a domain that tracks
+    /// ranges, also every sequential order (dEQP accepts any).
+    pub(super) fn sum_any_order(
+        &self,
+        order: Dot,
+        pairs: &[Factors<'_, D::F>],
+        width: Width,
+    ) -> Vec<D::F> {
         let d = self.domain;
+        let modelled = sum_of_products(d, order, pairs, width);
+        if !d.tracks_ranges() || pairs.len() < 3 {
+            // Two terms: addition commutes.
+            return modelled;
+        }
+        let terms: Vec<Vec<D::F>> = pairs
+            .iter()
+            .map(|(x, y)| map2(x, y, |p, q| d.binary(Binary::Mul, p, q, width)))
+            .collect();
         let sum = |order: &[usize]| -> Vec<D::F> {
             let mut acc = terms[order[0]].clone();
             for &k in &order[1..] {
@@ -188,36 +203,24 @@ impl<D: Domain> Invocation<'_, D> {
             }
             acc
         };
-        if terms.is_empty() {
-            return Vec::new();
-        }
-        let modelled = sum(&(0..terms.len()).collect::<Vec<_>>());
-        if !d.tracks_ranges() || terms.len() < 3 {
-            // Two terms: addition commutes.
-            return modelled;
-        }
-        orders(terms.len())
-            .iter()
-            .skip(1)
-            .fold(modelled, |acc, order| {
-                map2(&acc, &sum(order), |a, b| d.either(a, b))
-            })
+        orders(terms.len()).iter().fold(modelled, |acc, order| {
+            map2(&acc, &sum(order), |a, b| d.either(a, b))
+        })
     }
 
-    /// `mix(a, b, c)` as gallivm computes it, `a + c (b - a)`; in a domain that tracks
-    /// ranges, also dEQP's `a (1 - c) + b c`.
-    pub(super) fn lerp(&self, a: D::F, b: D::F, c: D::F, width: Width) -> D::F {
+    /// `mix(a, b, c)` as the driver's profile expands it; in a domain that tracks ranges, also
+    /// `a + c (b - a)` and dEQP's `a (1 - c) + b c`.
+    pub(super) fn lerp(&self, mix: Mix, a: D::F, b: D::F, c: D::F, width: Width) -> D::F {
         let d = self.domain;
-        let delta = d.binary(Binary::Sub, b, a, width);
-        let scaled = d.binary(Binary::Mul, c, delta, width);
-        let modelled = d.binary(Binary::Add, a, scaled, width);
+        let modelled = lerp(d, mix, a, b, c, width);
         if !d.tracks_ranges() {
             return modelled;
         }
-        let one_minus = d.binary(Binary::Sub, d.constant(1.0), c, width);
-        let left = d.binary(Binary::Mul, a, one_minus, width);
-        let right = d.binary(Binary::Mul, b, c, width);
-        d.either(modelled, d.binary(Binary::Add, left, right, width))
+        [Mix::Delta, Mix::Weights]
+            .into_iter()
+            .fold(modelled, |acc, form| {
+                d.either(acc, lerp(d, form, a, b, c, width))
+            })
     }
 
     /// For `x * inversesqrt(dot(..))` (how `normalize` is built), the other form dEQP accepts,

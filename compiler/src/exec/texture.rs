@@ -1,7 +1,8 @@
 //! Texture operations: the host's textures behind [`Textures`], implicit level of detail from
-//! the coordinates' derivatives over 2x2 quads, and the texel entering binary16 truncated when
-//! the sampler is lowered. A domain that tracks ranges gets every texel a conforming driver
-//! may return for the coordinates' ranges ([`Textures::sample_range`]).
+//! the coordinates' derivatives over 2x2 quads, and the texel entering binary16 (truncated or
+//! rounded, by the driver's profile) when the sampler is lowered. A domain that tracks ranges
+//! gets every texel a conforming driver may return for the coordinates' ranges
+//! ([`Textures::sample_range`]), entering binary16 both ways.
 
 use super::domain::Width;
 use super::ops::f32_at;
@@ -9,6 +10,7 @@ use super::value::{at, Lanes, Value};
 use super::{error, Arrangement, Domain, ExecResult, Invocation};
 use crate::ir::types::Dim;
 use crate::ir::{BaseType, Expr, TexOp, Texture, Type};
+use crate::profile::{Binary32, TexelConversion};
 
 /// The textures bound to units, as the host (the emulator backend) holds them.
 pub trait Textures: Sync {
@@ -130,6 +132,7 @@ impl<D: Domain> Invocation<'_, D> {
         let d = self.domain;
         let lowered = e.ty.base() == Some(BaseType::Float16);
         let width = super::ops::width_for(BaseType::Float16, e.precision);
+        let extended = d.driver().arithmetic.binary32 == Binary32::Extended;
         let count = (e.ty.components() as usize).clamp(1, 4);
         Ok((0..count)
             .map(|c| {
@@ -138,9 +141,14 @@ impl<D: Domain> Invocation<'_, D> {
                         .iter()
                         .map(|(point, range)| {
                             let [lo, hi] = range[c];
-                            let x = d.enter(f64::from(point[c]), lo, hi, Width::Single);
+                            let modelled = if extended {
+                                unorm8_extended(point[c])
+                            } else {
+                                f64::from(point[c])
+                            };
+                            let x = d.enter(modelled, lo, hi, Width::Single);
                             if lowered {
-                                d.truncate(x, width)
+                                texel_to_half(d, x, width)
                             } else {
                                 x
                             }
@@ -284,5 +292,31 @@ fn quotient(a: (f64, f64), b: (f64, f64)) -> [f64; 2] {
         [f64::NEG_INFINITY, f64::INFINITY]
     } else {
         [lo, hi]
+    }
+}
+
+/// An 8-bit texel channel (the host gives `b * (1.0f / 255.0f)` in binary32) as a driver
+/// whose binary32 keeps extended precision computes it: the product not rounded. A value
+/// that is no such product (filtered in binary32) stays as it is.
+fn unorm8_extended(texel: f32) -> f64 {
+    let byte = (texel * 255.0).round();
+    if byte * (1.0f32 / 255.0) == texel {
+        f64::from(byte) * f64::from(1.0f32 / 255.0)
+    } else {
+        f64::from(texel)
+    }
+}
+
+/// A texel entering the format of `width` (binary16, or lowp's), converted as the driver's
+/// profile says; a domain that tracks ranges takes both conversions, as the spec allows.
+pub(super) fn texel_to_half<D: Domain>(d: &D, x: D::F, width: Width) -> D::F {
+    let truncated = || d.truncate(x, width);
+    let rounded = || d.convert(x, width);
+    if d.tracks_ranges() {
+        return d.either(truncated(), rounded());
+    }
+    match d.driver().texture.texel_to_f16 {
+        TexelConversion::Truncate => truncated(),
+        TexelConversion::Round => rounded(),
     }
 }

@@ -47,6 +47,9 @@ pub struct BackendOptions {
     /// Whether the worker also runs each lowp/mediump test promoted to highp on the same
     /// backend, as the verdict's reference (`--reference`).
     pub reference: crate::verdict::ReferenceMode,
+    /// The emulator's driver profile (`--emu-profile`): a built-in name or a YAML file
+    /// (made absolute, for the workers); the default profile when empty.
+    pub emu_profile: String,
 }
 
 /// Opens a backend of `kind`; `Auto` takes the GL backend when a driver answers.
@@ -63,7 +66,13 @@ pub fn open_backend(
             Err(gl_error) => open_backend(BackendKind::Emu, options)
                 .map_err(|emu_error| format!("no GL driver ({gl_error}) and {emu_error}")),
         },
-        BackendKind::Emu => Ok(Box::new(emu::EmuBackend::new(options.emu_mode))),
+        BackendKind::Emu => {
+            let profile = match options.emu_profile.as_str() {
+                "" => halfcheck_compiler::Profile::default(),
+                spec => emu::load_profile(spec)?,
+            };
+            Ok(Box::new(emu::EmuBackend::new(options.emu_mode, profile)))
+        }
         BackendKind::Mock => Ok(Box::new(mock::MockBackend)),
     }
 }

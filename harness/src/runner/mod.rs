@@ -185,7 +185,8 @@ fn worker_command(options: &RunOptions) -> Result<WorkerCommand, String> {
     })
 }
 
-/// `worker --backend KIND [--gl-device N] --emu-mode MODE --reference WHEN [--framebuffers DIR]`.
+/// `worker --backend KIND [--gl-device N] --emu-mode MODE [--emu-profile PROFILE]
+/// --reference WHEN [--framebuffers DIR]`.
 fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     let name = match kind {
         BackendKind::Auto => "auto",
@@ -209,6 +210,9 @@ fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     ]);
     if let Some(dir) = &options.framebuffers {
         args.extend(["--framebuffers".to_string(), dir.display().to_string()]);
+    }
+    if !options.emu_profile.is_empty() {
+        args.extend(["--emu-profile".to_string(), options.emu_profile.clone()]);
     }
     args
 }

@@ -16,7 +16,7 @@ use super::reduced::compiler_stage;
 use crate::backend::emu::{compile_options, evaluate, Evaluation, Mode, ProbeValues};
 use crate::results::{PredictionInfo, Status};
 use crate::shader_test::{ShaderTest, SourceKind};
-use halfcheck_compiler::exec::{Bounds, Domain, DriverModel, Guided, Rounding};
+use halfcheck_compiler::exec::{Bounds, Domain, Guided, Rounding};
 use halfcheck_compiler::front::requalify::demote_to_mediump;
 use halfcheck_compiler::{CompileOptions, Model, Switches};
 use std::collections::BTreeMap;
@@ -208,14 +208,10 @@ pub fn describe() -> BTreeMap<String, PredictionInfo> {
         .map(|(name, _)| name.to_string())
         .collect::<Vec<_>>()
     };
-    let driver = |d: DriverModel| {
-        if d == DriverModel::softpipe() {
-            "softpipe (Mesa 22.3)".to_string()
-        } else if d == DriverModel::llvmpipe() {
-            "llvmpipe (Mesa 22.3)".to_string()
-        } else {
-            format!("{d:?}")
-        }
+    // Every point prediction follows the default driver profile's choices.
+    let driver = || {
+        let profile = halfcheck_compiler::Profile::llvmpipe();
+        format!("profile {} ({})", profile.name, profile.describes)
     };
     let any = "any conforming driver (interpolation, texture coordinates and filtering, \
                derivatives within stated allowances)";
@@ -234,7 +230,7 @@ pub fn describe() -> BTreeMap<String, PredictionInfo> {
             info(
                 "a driver that does not lower: every operation in binary32",
                 "binary32",
-                driver(Rounding::new(Mode::Highp).driver),
+                driver(),
                 "none",
                 Vec::new(),
             ),
@@ -244,7 +240,7 @@ pub fn describe() -> BTreeMap<String, PredictionInfo> {
             info(
                 "a driver that lowers as Mesa does",
                 "binary16 where lowered, else binary32",
-                driver(Rounding::new(Mode::Mediump).driver),
+                driver(),
                 "mesa",
                 switches(mesa.switches),
             ),
@@ -254,20 +250,14 @@ pub fn describe() -> BTreeMap<String, PredictionInfo> {
             info(
                 "a driver that lowers everything the precision rules allow",
                 "binary16 where lowered, else binary32",
-                driver(Rounding::new(Mode::Mediump).driver),
+                driver(),
                 "spec",
                 switches(spec_lowered().switches),
             ),
         ),
         (
             "exact".to_string(),
-            info(
-                "the exact value",
-                "binary64",
-                driver(Rounding::new(Mode::Exact).driver),
-                "none",
-                Vec::new(),
-            ),
+            info("the exact value", "binary64", driver(), "none", Vec::new()),
         ),
         (
             "highp_bounds".to_string(),

@@ -21,9 +21,10 @@ use super::Stop;
 use crate::shader_test::Stage;
 use halfcheck_compiler::exec::value::at;
 use halfcheck_compiler::exec::{
-    find_var, layout, Arrangement, Binary, Domain, Invocation, Lanes, Rasterizer, Value, Width,
+    find_var, layout, Arrangement, Binary, Domain, Invocation, Lanes, Value, Width,
 };
 use halfcheck_compiler::ir::{Module, VarId, VarMode};
+use halfcheck_compiler::profile::Binary32;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -181,7 +182,7 @@ impl<D: Domain> Draw<'_, D> {
             else {
                 continue;
             };
-            let snap = self.domain.driver().rasterizer == Rasterizer::Llvmpipe;
+            let snap = self.domain.driver().raster.subpixel_snap;
             let (quads, front) = raster::triangle(window, fb.width, fb.height, self.needed, snap);
             for chunk in quads.chunks(QUADS_PER_BATCH) {
                 work.push((t, front, chunk.to_vec()));
@@ -312,13 +313,29 @@ impl<D: Domain> Draw<'_, D> {
                 window_slack(positions[v], [range(0), range(1), range(3)], size)
             })
             .collect();
+        // Varyings leave the vertex shader as binary32; only a profile that computes binary32
+        // at extended precision holds anything more until here.
+        let extended = d.driver().arithmetic.binary32 == Binary32::Extended;
+        let stored = |value: &Value<D::F>| -> Value<D::F> {
+            value
+                .iter()
+                .map(|lanes| match lanes {
+                    Lanes::Float(v) if extended => Lanes::Float(
+                        v.iter()
+                            .map(|&x| d.constant(f64::from(d.representative(x) as f32)))
+                            .collect(),
+                    ),
+                    other => other.clone(),
+                })
+                .collect()
+        };
         let varyings = module
             .variables
             .iter()
             .enumerate()
             .filter(|(_, v)| v.mode == VarMode::ShaderOut && !v.builtin)
             .filter_map(|(i, v)| {
-                let mut value = inv.get(VarId(i as u32))?.clone();
+                let mut value = stored(inv.get(VarId(i as u32))?);
                 if (0..count).any(open) {
                     for lanes in &mut value {
                         *lanes = lanes.expanded(count);
@@ -363,7 +380,7 @@ impl<D: Domain> Draw<'_, D> {
         let window = tri.map(|v| window_position(shaded.positions[v], size));
         let setup = Setup::new(
             window.map(|p| [p[0], p[1]]),
-            self.domain.driver().rasterizer,
+            self.domain.driver().raster.interpolation,
         );
         let oow = window.map(|p| p[3]);
         let pixel = |lane: usize| {
@@ -391,29 +408,33 @@ impl<D: Domain> Draw<'_, D> {
                     let Some((_, value)) = shaded.varyings.iter().find(|(n, _)| n == name) else {
                         continue;
                     };
+                    let extended = self.domain.driver().arithmetic.binary32 == Binary32::Extended;
                     let entry = Entry {
                         tri,
                         width: declared_width(var.precision),
                         same_w: oow[0] == oow[1] && oow[1] == oow[2],
                     };
-                    inv.set(
-                        id,
-                        interpolate(
-                            self.domain,
-                            value,
-                            &entry,
-                            |a| {
-                                let p = setup.perspective(a, oow);
-                                (0..lanes)
-                                    .map(|l| {
-                                        let (x, y) = pixel(l);
-                                        p.at(x, y)
-                                    })
-                                    .collect()
-                            },
-                            |a| ranges_at(a, true),
-                        ),
+                    let value = interpolate(
+                        self.domain,
+                        value,
+                        &entry,
+                        |a| {
+                            let p = setup.perspective(a, oow);
+                            (0..lanes)
+                                .map(|l| {
+                                    let (x, y) = pixel(l);
+                                    if extended {
+                                        p.at_extended(x, y)
+                                    } else {
+                                        f64::from(p.at(x, y))
+                                    }
+                                })
+                                .collect()
+                        },
+                        |a| ranges_at(a, true),
                     );
+                    let round = self.domain.driver().interface.round_varyings;
+                    inv.set(id, self.reduced(value, var, round));
                 }
                 (VarMode::SystemValue, "gl_FragCoord") => {
                     let d = self.domain;
@@ -464,6 +485,11 @@ impl<D: Domain> Draw<'_, D> {
         inv.run(MAX_STEPS)
             .map_err(|e| Stop::error(format!("fragment shader: {e}")))?;
         let color = inv.get(output).cloned().unwrap_or_default();
+        let round = self.domain.driver().interface.round_outputs;
+        let color = match module.variables.get(output.0 as usize) {
+            Some(var) => self.reduced(color, var, round),
+            None => color,
+        };
         let killed = inv.killed();
         let d = self.domain;
         let open: Vec<bool> = if d.tracks_ranges() {
@@ -495,6 +521,31 @@ impl<D: Domain> Draw<'_, D> {
     }
 }
 
+impl<D: Domain> Draw<'_, D> {
+    /// `value` of interface variable `var`, rounded to binary16 when `round` (the profile
+    /// rounds mediump and lowp floats there) and `var` is one.
+    fn reduced(
+        &self,
+        value: Value<D::F>,
+        var: &halfcheck_compiler::ir::Variable,
+        round: bool,
+    ) -> Value<D::F> {
+        if !round || !var.precision.is_lowerable() {
+            return value;
+        }
+        let d = self.domain;
+        value
+            .into_iter()
+            .map(|lanes| match lanes {
+                Lanes::Float(v) => {
+                    Lanes::Float(v.into_iter().map(|x| d.convert(x, Width::Half)).collect())
+                }
+                other => other,
+            })
+            .collect()
+    }
+}
+
 /// The colours a batch of fragments wrote.
 enum Colors<F> {
     /// Every lane wrote this colour (nothing discarded).
@@ -522,13 +573,14 @@ struct Entry {
 
 /// Interpolates a per-vertex value over a triangle's lanes: a component equal at the three
 /// vertices stays as it is (exact, and uniform); the others go through `lanes`, which gives
-/// the binary32 value per lane of the component with these vertex values, and in a domain that
+/// the value per lane of the component with these vertex values (binary32, or extended), and
+/// in a domain that
 /// tracks ranges through `ranges`, every value a conforming driver may interpolate per lane.
 fn interpolate<D: Domain>(
     d: &D,
     value: &Value<D::F>,
     entry: &Entry,
-    lanes: impl Fn([f32; 3]) -> Vec<f32>,
+    lanes: impl Fn([f32; 3]) -> Vec<f64>,
     ranges: impl Fn([[f64; 2]; 3]) -> Vec<[f64; 2]>,
 ) -> Value<D::F> {
     let tri = entry.tri;
@@ -548,12 +600,7 @@ fn interpolate<D: Domain>(
                 let vertex = [a, b, c].map(|x| d.representative(x) as f32);
                 let points = lanes(vertex);
                 if !ranged {
-                    return Lanes::Float(
-                        points
-                            .into_iter()
-                            .map(|x| d.constant(f64::from(x)))
-                            .collect(),
-                    );
+                    return Lanes::Float(points.into_iter().map(|x| d.constant(x)).collect());
                 }
                 let bounds = ranges([a, b, c].map(|x| {
                     let (lo, hi) = d.range(x);
@@ -563,7 +610,7 @@ fn interpolate<D: Domain>(
                     points
                         .into_iter()
                         .zip(bounds)
-                        .map(|(x, [lo, hi])| d.enter(f64::from(x), lo, hi, entry.width))
+                        .map(|(x, [lo, hi])| d.enter(x, lo, hi, entry.width))
                         .collect(),
                 )
             }

@@ -72,7 +72,25 @@ impl Uniforms {
                         Precision::Medium => Width::Half,
                         _ => Width::Single,
                     };
-                    invocation.set(id, in_domain(value, domain, width));
+                    let value = in_domain(value, domain, width);
+                    // A 16-bit uniform (the profile's `lowering.float16_uniforms`) holds the
+                    // value rounded at load.
+                    let value = if var.ty.base() == Some(BaseType::Float16) {
+                        value
+                            .into_iter()
+                            .map(|lanes| match lanes {
+                                Lanes::Float(v) => Lanes::Float(
+                                    v.into_iter()
+                                        .map(|x| domain.convert(x, Width::Half))
+                                        .collect(),
+                                ),
+                                other => other,
+                            })
+                            .collect()
+                    } else {
+                        value
+                    };
+                    invocation.set(id, value);
                 }
             }
         }
