@@ -279,6 +279,8 @@ impl Loop {
             probes: self.probes,
             logs,
             framebuffer: None,
+            attempts: Vec::new(),
+            flake: false,
         }
     }
 }
