@@ -4,15 +4,18 @@ use clap::{Parser, Subcommand};
 use halfcheck::backend::emu::{parse_mode as parse_emu_mode, Mode};
 use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
-use halfcheck::results::{read_results, ResultsFile, Status};
-use halfcheck::runner::{run, worker_main, RunOptions};
+use halfcheck::runner::journal::load_results;
+use halfcheck::runner::merge::merge;
+use halfcheck::runner::{
+    resume, run, worker_main, Checks, Hooks, Judgement, PlainProgress, RunOptions, Settings,
+};
 use halfcheck::validate::validate;
 use halfcheck::verdict::compare::compare;
 use halfcheck::verdict::expectations::Expectations;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Proves that a GPU shader compiler computes GLSL ES mediump at 16-bit precision.
 #[derive(Parser, Debug)]
@@ -34,49 +37,7 @@ enum Commands {
         stats: bool,
     },
     /// Run .shader_test files on a GL driver or the emulator and write results.json.
-    Run {
-        /// Files or directories.
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// Which backend runs the tests.
-        #[arg(long, value_enum, default_value = "auto")]
-        backend: BackendKind,
-        /// EGL device index for the GL backend (see `halfcheck devices`).
-        #[arg(long)]
-        gl_device: Option<usize>,
-        /// The emulator's arithmetic: highp (binary32), mediump (lowered ops in binary16) or
-        /// exact (binary64).
-        #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
-        emu_mode: Mode,
-        /// Directory for results.json.
-        #[arg(long, default_value = "results")]
-        results: PathBuf,
-        /// Only run tests whose name matches this regex (repeatable).
-        #[arg(short = 't', long = "include")]
-        include: Vec<String>,
-        /// Skip tests whose name matches this regex (repeatable).
-        #[arg(short = 'x', long = "exclude")]
-        exclude: Vec<String>,
-        /// Worker processes (default: one per CPU).
-        #[arg(short = 'j', long)]
-        jobs: Option<usize>,
-        /// Seconds a test may run before its worker is killed.
-        #[arg(long, default_value_t = 60.0)]
-        timeout: f64,
-        /// Expected results for this driver (YAML); anything else makes the run exit 1.
-        #[arg(long)]
-        expectations: Option<PathBuf>,
-        /// Run even when GL_RENDERER does not match the expectations' renderer.
-        #[arg(long)]
-        skip_renderer_check: bool,
-        /// An earlier results.json: report regressions against it and exit 1 on any.
-        #[arg(long)]
-        baseline: Option<PathBuf>,
-        /// Keep each test's final window framebuffer as exact floats in
-        /// RESULTS/framebuffers/<test name>.rgba32f (see README).
-        #[arg(long)]
-        framebuffers: bool,
-    },
+    Run(Box<RunArgs>),
     /// Check that mediump tests can prove lowering: discriminating probes, nothing foldable,
     /// expected values that match a prediction.
     Lint {
@@ -84,12 +45,24 @@ enum Commands {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
-    /// Compare two results.json files: regressions, fixes, changes, new and removed tests.
+    /// Compare two runs: regressions, fixes, changes, flakes, new and removed tests.
     Compare {
-        /// The earlier run's results.json.
+        /// The earlier run: its results.json, its journal (results.jsonl) or its directory.
         old: PathBuf,
-        /// The later run's results.json.
+        /// The later run, likewise.
         new: PathBuf,
+    },
+    /// Join the results of the shards of one run (`run --shard K/N`) into one.
+    Merge {
+        /// The shards' results directories (or results.json files, or journals).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Directory for the merged results.json.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        /// Replace results already in the output directory.
+        #[arg(long)]
+        force: bool,
     },
     /// List the EGL devices the GL backend can use.
     Devices,
@@ -113,58 +86,112 @@ enum Commands {
     },
 }
 
+/// `halfcheck run`'s arguments.
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// Files and directories.
+    #[arg(required_unless_present = "resume")]
+    paths: Vec<PathBuf>,
+    /// Which backend runs the tests.
+    #[arg(long, value_enum, default_value = "auto")]
+    backend: BackendKind,
+    /// EGL device index for the GL backend (see `halfcheck devices`).
+    #[arg(long)]
+    gl_device: Option<usize>,
+    /// The emulator's arithmetic: highp (binary32), mediump (lowered ops in binary16) or
+    /// exact (binary64).
+    #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
+    emu_mode: Mode,
+    /// Directory for results.json.
+    #[arg(long, default_value = "results")]
+    results: PathBuf,
+    /// Replace the results already in the results directory.
+    #[arg(long)]
+    force: bool,
+    /// Finish the run whose results directory this is: run only the tests its journal lacks,
+    /// with the same settings, and rebuild results.json.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "emu_mode", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "retries", "max_fails", "framebuffers"])]
+    resume: Option<PathBuf>,
+    /// Only run tests whose name matches this regex (repeatable).
+    #[arg(short = 't', long = "include")]
+    include: Vec<String>,
+    /// Skip tests whose name matches this regex (repeatable).
+    #[arg(short = 'x', long = "exclude")]
+    exclude: Vec<String>,
+    /// Only run the tests this file names, one per line (# comments allowed).
+    #[arg(long, value_name = "FILE")]
+    test_list: Option<PathBuf>,
+    /// Only run share K of N (1-based): the tests whose name hashes to K.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(u32, u32)>,
+    /// Worker processes (default: one per CPU).
+    #[arg(short = 'j', long)]
+    jobs: Option<usize>,
+    /// Seconds a test may run before its worker is killed.
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Run an unexpected result again up to N times; a result that changes is a flake.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    retries: u32,
+    /// Stop after N unexpected results.
+    #[arg(long, value_name = "N")]
+    max_fails: Option<usize>,
+    /// Expected results for this driver (YAML); anything else makes the run exit 1.
+    #[arg(long)]
+    expectations: Option<PathBuf>,
+    /// Run even when GL_RENDERER does not match the expectations' renderer.
+    #[arg(long)]
+    skip_renderer_check: bool,
+    /// An earlier run (results.json, journal or directory): report regressions against it and
+    /// exit 1 on any.
+    #[arg(long)]
+    baseline: Option<PathBuf>,
+    /// Keep each test's final window framebuffer as exact floats in
+    /// RESULTS/framebuffers/<test name>.rgba32f (see README).
+    #[arg(long)]
+    framebuffers: bool,
+}
+
+/// `K/N` with 1 <= K <= N.
+fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse::<u32>().ok()?, n.trim().parse::<u32>().ok()?)));
+    match parsed {
+        Some((k, n)) if (1..=n).contains(&k) => Ok((k, n)),
+        _ => Err(format!(
+            "expected K/N with 1 <= K <= N, e.g. 2/3, not '{text}'"
+        )),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Commands::Parse { paths, stats } => parse_command(&paths, stats),
-        Commands::Run {
-            paths,
-            backend,
-            gl_device,
-            emu_mode,
-            results,
-            include,
-            exclude,
-            jobs,
-            timeout,
-            expectations,
-            skip_renderer_check,
-            baseline,
-            framebuffers,
-        } => {
-            let checks = match RunChecks::load(expectations, baseline) {
-                Ok(checks) => checks,
-                Err(e) => {
-                    eprintln!("halfcheck: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let mut exclude = exclude;
-            exclude.extend(checks.skip_patterns());
-            let options = RunOptions {
-                paths,
-                backend,
-                backend_options: BackendOptions {
-                    gl_device,
-                    emu_mode,
-                    framebuffers: framebuffers.then(|| results.join("framebuffers")),
-                },
-                results_dir: results,
-                include,
-                exclude,
-                jobs: jobs
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-                timeout: Duration::from_secs_f64(timeout.max(0.001)),
-                command_line: std::env::args().collect(),
-                renderer_guard: if skip_renderer_check {
-                    None
-                } else {
-                    checks.renderer_guard()
-                },
-            };
-            run_command(&options, &checks)
-        }
+        Commands::Run(args) => run_command(*args),
         Commands::Compare { old, new } => compare_command(&old, &new),
+        Commands::Merge {
+            inputs,
+            output,
+            force,
+        } => match merge(&inputs, &output, force, std::env::args().collect()) {
+            Ok(merged) => {
+                for warning in &merged.warnings {
+                    eprintln!("warning: {warning}");
+                }
+                println!(
+                    "{} tests merged into {}",
+                    merged.results.tests.len(),
+                    output.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("halfcheck: {e}");
+                ExitCode::from(2)
+            }
+        },
         Commands::Lint { paths } => lint_command(&paths),
         Commands::Devices => devices_command(),
         Commands::Compile(args) => match halfcheck::compile_cmd::run(&args) {
@@ -227,116 +254,157 @@ fn parse_command(paths: &[PathBuf], stats: bool) -> ExitCode {
     }
 }
 
-/// The expectations and baseline a run is checked against.
-struct RunChecks {
-    expectations: Option<Expectations>,
-    baseline: Option<ResultsFile>,
-}
-
-impl RunChecks {
-    /// Reads both files before anything runs, so a typo costs no run.
-    fn load(expectations: Option<PathBuf>, baseline: Option<PathBuf>) -> Result<Self, String> {
-        Ok(RunChecks {
-            expectations: expectations
-                .as_deref()
-                .map(Expectations::load)
-                .transpose()?,
-            baseline: baseline.as_deref().map(read_results).transpose()?,
-        })
-    }
-
-    /// The expectations' `skips`, as `-x` patterns.
-    fn skip_patterns(&self) -> Vec<String> {
-        self.expectations
-            .as_ref()
-            .map(|e| e.skip_patterns().to_vec())
-            .unwrap_or_default()
-    }
-
-    /// The expectations' renderer regex.
-    fn renderer_guard(&self) -> Option<regex::Regex> {
-        self.expectations.as_ref().and_then(|e| e.renderer.clone())
-    }
-
-    /// Prints what differs from the expectations and the baseline; true when the run is good.
-    fn judge(&self, results: &ResultsFile) -> bool {
-        let mut good = true;
-        if let Some(expectations) = &self.expectations {
-            let unexpected = expectations.check(results);
-            for u in &unexpected {
-                let kind = match (u.flake, u.improvement) {
-                    (true, _) => "flake",
-                    (false, true) => "unexpected improvement",
-                    (false, false) => "unexpected",
-                };
-                let why = u
-                    .reason
-                    .as_deref()
-                    .map(|r| format!(" ({r})"))
-                    .unwrap_or_default();
-                println!(
-                    "{kind}: {}: expected {}, got {}{why}",
-                    u.name, u.expected, u.actual
-                );
+/// Reads `--expectations` and `--baseline` before anything runs, so a typo costs no run.
+fn load_checks(expectations: Option<&Path>, baseline: Option<&Path>) -> Result<Checks, String> {
+    let baseline = match baseline {
+        Some(path) => {
+            let loaded = load_results(path)?;
+            for warning in &loaded.warnings {
+                eprintln!("warning: {warning}");
             }
-            let counted = unexpected.iter().filter(|u| !u.flake).count();
-            println!("{counted} unexpected results");
-            good &= counted == 0;
+            Some(loaded.results)
         }
-        if let Some(baseline) = &self.baseline {
-            let comparison = compare(baseline, results);
-            print!("{}", comparison.report());
-            good &= comparison.regressions.is_empty();
-        }
-        good
-    }
-
-    /// Whether any check was asked for.
-    fn any(&self) -> bool {
-        self.expectations.is_some() || self.baseline.is_some()
-    }
+        None => None,
+    };
+    Ok(Checks {
+        expectations: expectations.map(Expectations::load).transpose()?,
+        baseline,
+    })
 }
 
 /// `halfcheck run`: with expectations or a baseline, exit 1 on anything unexpected or any
-/// regression; without, exit 1 when a test failed, crashed, timed out or errored. Exit 2 when
-/// the run itself could not happen.
-fn run_command(options: &RunOptions, checks: &RunChecks) -> ExitCode {
-    let outcome = match run(options) {
+/// regression; without, exit 1 when a test failed, crashed, timed out or errored (a flake
+/// does neither). Exit 2 when the run itself could not happen; 128 + the signal when a
+/// signal stopped it (its results.json is written all the same).
+fn run_command(args: RunArgs) -> ExitCode {
+    let checks = match load_checks(args.expectations.as_deref(), args.baseline.as_deref()) {
+        Ok(checks) => checks,
+        Err(e) => {
+            eprintln!("halfcheck: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let hooks = Hooks {
+        command_line: std::env::args().collect(),
+        renderer_guard: if args.skip_renderer_check {
+            None
+        } else {
+            checks.renderer_guard()
+        },
+        checks: &checks,
+        progress: &PlainProgress::default(),
+    };
+    let outcome = match &args.resume {
+        Some(dir) => resume(dir, &hooks),
+        None => {
+            let mut exclude = args.exclude;
+            exclude.extend(checks.skip_patterns());
+            let options = RunOptions {
+                paths: args.paths,
+                include: args.include,
+                exclude,
+                test_list: args.test_list,
+                shard: args.shard,
+                settings: Settings {
+                    backend: args.backend,
+                    gl_device: args.gl_device,
+                    emu_mode: args.emu_mode,
+                    jobs: args.jobs.unwrap_or_else(|| {
+                        std::thread::available_parallelism().map_or(1, |n| n.get())
+                    }),
+                    timeout_s: args.timeout,
+                    retries: args.retries,
+                    max_fails: args.max_fails,
+                    framebuffers: args.framebuffers,
+                },
+                results_dir: args.results,
+                force: args.force,
+            };
+            run(&options, &hooks)
+        }
+    };
+    let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(e) => {
             eprintln!("halfcheck: {e}");
             return ExitCode::from(2);
         }
     };
-    let mut counts: BTreeMap<Status, usize> = BTreeMap::new();
-    for result in outcome.results.tests.values() {
-        *counts.entry(result.status).or_default() += 1;
+    let results = &outcome.results;
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for result in results.tests.values() {
+        let status = if result.flake {
+            "flake"
+        } else {
+            result.status.as_str()
+        };
+        *counts.entry(status).or_default() += 1;
     }
-    let summary: Vec<String> = counts
-        .iter()
-        .map(|(status, n)| format!("{n} {}", status.as_str()))
-        .collect();
+    let summary: Vec<String> = counts.iter().map(|(s, n)| format!("{n} {s}")).collect();
+    let fallback = results
+        .run
+        .fallback
+        .as_deref()
+        .map(|why| format!(" [fallback: {why}]"))
+        .unwrap_or_default();
     println!(
-        "{} on {}: {}",
-        outcome.results.run.backend,
-        outcome.results.run.renderer,
+        "{} on {}: {}{fallback}",
+        results.run.backend,
+        results.run.renderer,
         summary.join(", ")
     );
+    if let Some(why) = &results.run.incomplete {
+        println!("incomplete: {why}");
+    }
     println!("results: {}", outcome.results_path.display());
-    let good = if checks.any() {
-        checks.judge(&outcome.results)
-    } else {
-        !counts.keys().any(|s| {
-            matches!(
-                s,
-                Status::Fail | Status::Crash | Status::Timeout | Status::Error
-            )
-        })
-    };
-    if good {
+    let judgement = checks.judge(results);
+    print_judgement(&checks, &judgement);
+    if let Some(code) = outcome.signal_exit {
+        return ExitCode::from(code);
+    }
+    if judgement.good() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// Prints what differs from the expectations and the baseline, and the flakes.
+fn print_judgement(checks: &Checks, judgement: &Judgement) {
+    if let Some(comparison) = &judgement.comparison {
+        print!("{}", comparison.report());
+    }
+    if checks.expectations.is_some() {
+        let from_expectations = judgement
+            .unexpected
+            .iter()
+            .filter(|u| u.reason.as_deref() != Some("a regression against the baseline"));
+        let mut counted = 0;
+        for u in from_expectations {
+            let kind = match (u.flake, u.improvement) {
+                (true, _) => "flake",
+                (false, true) => "unexpected improvement",
+                (false, false) => "unexpected",
+            };
+            counted += usize::from(!u.flake);
+            let why = u
+                .reason
+                .as_deref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
+            println!(
+                "{kind}: {}: expected {}, got {}{why}",
+                u.name, u.expected, u.actual
+            );
+        }
+        println!("{counted} unexpected results");
+    }
+    if !judgement.flakes.is_empty() {
+        println!(
+            "flakes ({}), reported apart: {}",
+            judgement.flakes.len(),
+            judgement.flakes.join(", ")
+        );
     }
 }
 
@@ -359,16 +427,19 @@ fn lint_command(paths: &[PathBuf]) -> ExitCode {
     }
 }
 
-/// `halfcheck compare`: exit 1 on regressions, 2 when a file cannot be read.
-fn compare_command(old: &std::path::Path, new: &std::path::Path) -> ExitCode {
-    let (old, new) = match (read_results(old), read_results(new)) {
+/// `halfcheck compare`: exit 1 on regressions, 2 when a run cannot be read.
+fn compare_command(old: &Path, new: &Path) -> ExitCode {
+    let (old, new) = match (load_results(old), load_results(new)) {
         (Ok(old), Ok(new)) => (old, new),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("halfcheck: {e}");
             return ExitCode::from(2);
         }
     };
-    let comparison = compare(&old, &new);
+    for warning in old.warnings.iter().chain(&new.warnings) {
+        eprintln!("warning: {warning}");
+    }
+    let comparison = compare(&old.results, &new.results);
     print!("{}", comparison.report());
     if comparison.regressions.is_empty() {
         ExitCode::SUCCESS

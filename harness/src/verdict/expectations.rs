@@ -225,7 +225,7 @@ impl Expectations {
     }
 
     /// The difference for one test, if any.
-    fn check_one(&self, name: &str, result: &TestResult) -> Option<Unexpected> {
+    pub fn check_one(&self, name: &str, result: &TestResult) -> Option<Unexpected> {
         let (expected, reason) = self.expected(name);
         let status_differs = result.status != expected.status;
         // A verdict is only expected of tests that have one (n/a tests are judged by status).
