@@ -375,12 +375,8 @@ fn print_judgement(checks: &Checks, judgement: &Judgement) {
         print!("{}", comparison.report());
     }
     if checks.expectations.is_some() {
-        let from_expectations = judgement
-            .unexpected
-            .iter()
-            .filter(|u| u.reason.as_deref() != Some("a regression against the baseline"));
         let mut counted = 0;
-        for u in from_expectations {
+        for u in &judgement.against_expectations {
             let kind = match (u.flake, u.improvement) {
                 (true, _) => "flake",
                 (false, true) => "unexpected improvement",

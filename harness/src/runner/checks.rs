@@ -1,5 +1,5 @@
 //! What a run is checked against (`--expectations`, `--baseline`) and the judgement of its
-//! results: one list of unexpected results whatever the check, and the flakes apart.
+//! results: the unexpected results of every check in one iterator, and the flakes apart.
 //!
 //! The same rule decides, per test while the run goes on, which results are rerun
 //! (`--retries`) and counted by `--max-fails`: [`Checks::unexpected`].
@@ -20,10 +20,14 @@ pub struct Checks {
 /// The outcome of checking a run.
 #[derive(Debug, Default)]
 pub struct Judgement {
-    /// Every result that counts against the run, in name order: against the expectations, a
-    /// regression against the baseline, or (with neither) a test that failed, crashed, timed
-    /// out or errored.
-    pub unexpected: Vec<Unexpected>,
+    /// Results that differ from the expectations, in name order (those the expectations list
+    /// as flakes included, marked `flake`).
+    pub against_expectations: Vec<Unexpected>,
+    /// Regressions against the baseline, in name order.
+    pub regressions: Vec<Unexpected>,
+    /// With neither expectations nor a baseline: tests that failed, crashed, timed out or
+    /// errored, in name order.
+    pub failures: Vec<Unexpected>,
     /// Tests whose attempts disagreed (`--retries`): reported, never failing.
     pub flakes: Vec<String>,
     /// The comparison with the baseline, when there is one.
@@ -31,9 +35,18 @@ pub struct Judgement {
 }
 
 impl Judgement {
+    /// Every result that counts against the run, whatever the check.
+    pub fn unexpected(&self) -> impl Iterator<Item = &Unexpected> {
+        self.against_expectations
+            .iter()
+            .chain(&self.regressions)
+            .chain(&self.failures)
+            .filter(|u| !u.flake)
+    }
+
     /// Whether the run is good: nothing unexpected.
     pub fn good(&self) -> bool {
-        self.unexpected.iter().all(|u| u.flake)
+        self.unexpected().next().is_none()
     }
 }
 
@@ -81,44 +94,43 @@ impl Checks {
             ..Judgement::default()
         };
         if let Some(expectations) = &self.expectations {
-            judgement.unexpected.extend(
-                expectations
-                    .check(results)
-                    .into_iter()
-                    .filter(|u| !flaky(&u.name)),
-            );
+            judgement.against_expectations = expectations
+                .check(results)
+                .into_iter()
+                .filter(|u| !flaky(&u.name))
+                .collect();
         }
         if let Some(baseline) = &self.baseline {
             let comparison = compare(baseline, results);
-            judgement
-                .unexpected
-                .extend(comparison.regressions.iter().map(|c| Unexpected {
+            judgement.regressions = comparison
+                .regressions
+                .iter()
+                .map(|c| Unexpected {
                     name: c.name.clone(),
                     improvement: false,
                     flake: false,
                     expected: c.old.clone(),
                     actual: c.new.clone(),
                     reason: Some("a regression against the baseline".to_string()),
-                }));
+                })
+                .collect();
             judgement.comparison = Some(comparison);
         }
-        if self.expectations.is_none() && self.baseline.is_none() {
-            judgement.unexpected.extend(
-                results
-                    .tests
-                    .iter()
-                    .filter(|(name, r)| is_failure(r.status) && !flaky(name))
-                    .map(|(name, r)| Unexpected {
-                        name: name.clone(),
-                        improvement: false,
-                        flake: false,
-                        expected: "pass".to_string(),
-                        actual: r.status.as_str().to_string(),
-                        reason: None,
-                    }),
-            );
+        if !self.any() {
+            judgement.failures = results
+                .tests
+                .iter()
+                .filter(|(name, r)| is_failure(r.status) && !flaky(name))
+                .map(|(name, r)| Unexpected {
+                    name: name.clone(),
+                    improvement: false,
+                    flake: false,
+                    expected: "pass".to_string(),
+                    actual: r.status.as_str().to_string(),
+                    reason: None,
+                })
+                .collect();
         }
-        judgement.unexpected.sort_by(|a, b| a.name.cmp(&b.name));
         judgement
     }
 

@@ -9,8 +9,8 @@
 //! run and still write `results.json` from what finished.
 //!
 //! The seams for the terminal and the CI outputs: [`Progress`] sees every result as it
-//! arrives; [`Checks::judge`] gives the unexpected results of a finished run; every
-//! `results.json` is written by [`write_results`].
+//! arrives; [`Judgement::unexpected`] (from [`Checks::judge`]) lists what counts against a
+//! finished run; every `results.json` is written by [`write_results`].
 
 mod checks;
 mod interrupt;
