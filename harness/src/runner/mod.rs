@@ -93,7 +93,9 @@ impl Settings {
         BackendOptions {
             gl_device: self.gl_device,
             emu_mode: self.emu_mode,
-            framebuffers: self.framebuffers.then(|| absolute(dir).join("framebuffers")),
+            framebuffers: self
+                .framebuffers
+                .then(|| absolute(dir).join("framebuffers")),
         }
     }
 }
