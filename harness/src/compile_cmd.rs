@@ -111,10 +111,19 @@ fn load(path: &Path, stage: Option<StageArg>) -> Result<(String, Stage), String>
                 ))
             }
         };
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = shader_test::limits::read_bounded(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| format!("{}: not UTF-8 text: {e}", path.display()))?;
         return Ok((text, stage));
     }
     let test = shader_test::parse_file(path).map_err(|e| e.to_string())?;
+    if let Some(over) = shader_test::over_budget(&test) {
+        log::warn!(
+            "{}: {over}; `run` and `lint` skip this test",
+            path.display()
+        );
+    }
     let stage = stage.map_or(Stage::Fragment, to_stage);
     let section = to_section_stage(stage)
         .and_then(|s| {

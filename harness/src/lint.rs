@@ -23,6 +23,9 @@ use halfcheck_compiler::analysis::foldable::foldable_patterns;
 use halfcheck_compiler::{compile, parse_shader, CompileOptions, Model};
 use std::path::PathBuf;
 
+/// The reason lint gives for skipping a test whose shaders declare no reduced precision.
+pub const NOT_APPLICABLE: &str = "declares nothing lowp or mediump";
+
 /// One problem lint found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
@@ -69,9 +72,7 @@ pub fn lint(paths: &[PathBuf]) -> LintReport {
             }
         };
         if !declares_reduced_precision(&test) {
-            report
-                .skipped
-                .push((file.name, "declares nothing lowp or mediump".to_string()));
+            report.skipped.push((file.name, NOT_APPLICABLE.to_string()));
             continue;
         }
         match lint_test(&test) {

@@ -4,15 +4,15 @@ use clap::{Parser, Subcommand};
 use halfcheck::backend::emu::{parse_mode as parse_emu_mode, Mode};
 use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
+use halfcheck::console::{logger, progress::ProgressDisplay, summary::summary};
+use halfcheck::outputs::{self, Review, CI_FILES};
+use halfcheck::results::read_results;
 use halfcheck::runner::journal::load_results;
 use halfcheck::runner::merge::merge;
-use halfcheck::runner::{
-    resume, run, worker_main, Checks, Hooks, Judgement, PlainProgress, RunOptions, Settings,
-};
+use halfcheck::runner::{resume, run, worker_main, Checks, Hooks, Judgement, RunOptions, Settings};
 use halfcheck::validate::validate;
 use halfcheck::verdict::compare::compare;
 use halfcheck::verdict::expectations::Expectations;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -23,6 +23,9 @@ use std::time::Instant;
 struct Cli {
     #[command(subcommand)]
     command: Commands,
+    /// Debugging log on stderr: -v for debug messages, -vv for trace.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
 }
 
 #[derive(Subcommand, Debug)]
@@ -66,6 +69,15 @@ enum Commands {
     },
     /// List the EGL devices the GL backend can use.
     Devices,
+    /// Write a run's results in another tool's format.
+    Export {
+        /// A results.json, or the results directory holding one.
+        #[arg(default_value = "results")]
+        results: PathBuf,
+        /// Write piglit's results format (DIR/results.json) for `piglit summary`.
+        #[arg(long, value_name = "DIR", required = true)]
+        piglit: PathBuf,
+    },
     /// Compile one shader with halfcheck's compiler and print its IR (`--dump-ir`).
     Compile(halfcheck::compile_cmd::CompileArgs),
     /// Internal: run tests sent on stdin (started by `run`).
@@ -167,6 +179,7 @@ fn parse_shard(text: &str) -> Result<(u32, u32), String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    logger::init(cli.verbose);
     match cli.command {
         Commands::Parse { paths, stats } => parse_command(&paths, stats),
         Commands::Run(args) => run_command(*args),
@@ -178,7 +191,7 @@ fn main() -> ExitCode {
         } => match merge(&inputs, &output, force, std::env::args().collect()) {
             Ok(merged) => {
                 for warning in &merged.warnings {
-                    eprintln!("warning: {warning}");
+                    log::warn!("{warning}");
                 }
                 println!(
                     "{} tests merged into {}",
@@ -188,12 +201,13 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!("halfcheck: {e}");
+                log::error!("{e}");
                 ExitCode::from(2)
             }
         },
         Commands::Lint { paths } => lint_command(&paths),
         Commands::Devices => devices_command(),
+        Commands::Export { results, piglit } => export_command(&results, &piglit),
         Commands::Compile(args) => match halfcheck::compile_cmd::run(&args) {
             Ok(out) => {
                 print!("{out}");
@@ -231,6 +245,12 @@ fn parse_command(paths: &[PathBuf], stats: bool) -> ExitCode {
     for e in &report.errors {
         eprintln!("{e}");
     }
+    for (path, over) in &report.over_budget {
+        log::warn!(
+            "{}: {over}; `run` and `lint` skip this test",
+            path.display()
+        );
+    }
     if stats {
         println!(
             "{} files parsed, {} with errors, in {:.2} s",
@@ -260,7 +280,7 @@ fn load_checks(expectations: Option<&Path>, baseline: Option<&Path>) -> Result<C
         Some(path) => {
             let loaded = load_results(path)?;
             for warning in &loaded.warnings {
-                eprintln!("warning: {warning}");
+                log::warn!("{warning}");
             }
             Some(loaded.results)
         }
@@ -280,10 +300,11 @@ fn run_command(args: RunArgs) -> ExitCode {
     let checks = match load_checks(args.expectations.as_deref(), args.baseline.as_deref()) {
         Ok(checks) => checks,
         Err(e) => {
-            eprintln!("halfcheck: {e}");
+            log::error!("{e}");
             return ExitCode::from(2);
         }
     };
+    let progress = ProgressDisplay::new();
     let hooks = Hooks {
         command_line: std::env::args().collect(),
         renderer_guard: if args.skip_renderer_check {
@@ -292,10 +313,13 @@ fn run_command(args: RunArgs) -> ExitCode {
             checks.renderer_guard()
         },
         checks: &checks,
-        progress: &PlainProgress::default(),
+        progress: &progress,
     };
     let outcome = match &args.resume {
-        Some(dir) => resume(dir, &hooks),
+        Some(dir) => {
+            log::debug!("resume the run in {}", dir.display());
+            resume(dir, &hooks)
+        }
         None => {
             let mut exclude = args.exclude;
             exclude.extend(checks.skip_patterns());
@@ -320,45 +344,45 @@ fn run_command(args: RunArgs) -> ExitCode {
                 results_dir: args.results,
                 force: args.force,
             };
+            log::debug!(
+                "run {:?} with {:?} into {}",
+                options.paths,
+                options.settings,
+                options.results_dir.display()
+            );
             run(&options, &hooks)
         }
     };
+    progress.finish();
     let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(e) => {
-            eprintln!("halfcheck: {e}");
+            log::error!("{e}");
             return ExitCode::from(2);
         }
     };
     let results = &outcome.results;
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for result in results.tests.values() {
-        let status = if result.flake {
-            "flake"
-        } else {
-            result.status.as_str()
-        };
-        *counts.entry(status).or_default() += 1;
-    }
-    let summary: Vec<String> = counts.iter().map(|(s, n)| format!("{n} {s}")).collect();
-    let fallback = results
-        .run
-        .fallback
-        .as_deref()
-        .map(|why| format!(" [fallback: {why}]"))
-        .unwrap_or_default();
-    println!(
-        "{} on {}: {}{fallback}",
-        results.run.backend,
-        results.run.renderer,
-        summary.join(", ")
-    );
-    if let Some(why) = &results.run.incomplete {
-        println!("incomplete: {why}");
-    }
-    println!("results: {}", outcome.results_path.display());
     let judgement = checks.judge(results);
-    print_judgement(&checks, &judgement);
+    let review = Review::new(
+        results,
+        checks.expectations.as_ref(),
+        judgement.comparison.as_ref(),
+    );
+    print!("{}", summary(results, &review));
+    print_judgement(&judgement);
+    if let Err(e) = outputs::write_ci_files(
+        outcome.results_path.parent().unwrap_or(Path::new(".")),
+        results,
+        &review,
+    ) {
+        log::error!("{e}");
+        return ExitCode::from(2);
+    }
+    println!(
+        "results: {} (and {} beside it)",
+        outcome.results_path.display(),
+        CI_FILES.join(", ")
+    );
     if let Some(code) = outcome.signal_exit {
         return ExitCode::from(code);
     }
@@ -369,31 +393,10 @@ fn run_command(args: RunArgs) -> ExitCode {
     }
 }
 
-/// Prints what differs from the expectations and the baseline, and the flakes.
-fn print_judgement(checks: &Checks, judgement: &Judgement) {
+/// Prints the comparison with the baseline, and the flakes.
+fn print_judgement(judgement: &Judgement) {
     if let Some(comparison) = &judgement.comparison {
         print!("{}", comparison.report());
-    }
-    if checks.expectations.is_some() {
-        let mut counted = 0;
-        for u in &judgement.against_expectations {
-            let kind = match (u.flake, u.improvement) {
-                (true, _) => "flake",
-                (false, true) => "unexpected improvement",
-                (false, false) => "unexpected",
-            };
-            counted += usize::from(!u.flake);
-            let why = u
-                .reason
-                .as_deref()
-                .map(|r| format!(" ({r})"))
-                .unwrap_or_default();
-            println!(
-                "{kind}: {}: expected {}, got {}{why}",
-                u.name, u.expected, u.actual
-            );
-        }
-        println!("{counted} unexpected results");
     }
     if !judgement.flakes.is_empty() {
         println!(
@@ -404,11 +407,39 @@ fn print_judgement(checks: &Checks, judgement: &Judgement) {
     }
 }
 
+/// `halfcheck export RESULTS --piglit DIR`: exit 2 when the results cannot be read or written.
+fn export_command(results: &Path, piglit: &Path) -> ExitCode {
+    let file = if results.is_dir() {
+        results.join("results.json")
+    } else {
+        results.to_path_buf()
+    };
+    let written = read_results(&file).and_then(|r| outputs::export_piglit(&r, piglit));
+    match written {
+        Ok(path) => {
+            println!("piglit results: {}", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            log::error!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 /// `halfcheck lint`: exit 0 only when nothing was found.
 fn lint_command(paths: &[PathBuf]) -> ExitCode {
     let report = halfcheck::lint::lint(paths);
     for f in &report.findings {
         println!("{}:{}: {}", f.test, f.line, f.message);
+    }
+    // A mediump test lint could not check is as worth knowing as a finding.
+    for (test, reason) in &report.skipped {
+        if reason == halfcheck::lint::NOT_APPLICABLE {
+            log::debug!("{test}: skipped: {reason}");
+        } else {
+            println!("{test}: skipped: {reason}");
+        }
     }
     println!(
         "{} tests checked, {} skipped, {} findings",
@@ -428,12 +459,12 @@ fn compare_command(old: &Path, new: &Path) -> ExitCode {
     let (old, new) = match (load_results(old), load_results(new)) {
         (Ok(old), Ok(new)) => (old, new),
         (Err(e), _) | (_, Err(e)) => {
-            eprintln!("halfcheck: {e}");
+            log::error!("{e}");
             return ExitCode::from(2);
         }
     };
     for warning in old.warnings.iter().chain(&new.warnings) {
-        eprintln!("warning: {warning}");
+        log::warn!("{warning}");
     }
     let comparison = compare(&old.results, &new.results);
     print!("{}", comparison.report());
@@ -467,7 +498,7 @@ fn devices_command() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("halfcheck: {e}");
+            log::error!("{e}");
             ExitCode::from(2)
         }
     }

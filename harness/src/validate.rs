@@ -1,7 +1,7 @@
 //! `halfcheck parse`: validates `.shader_test` files and summarises what they use.
 
 use crate::discover::{find_tests, TestFile};
-use crate::shader_test::{parse_file, Command, ParseError};
+use crate::shader_test::{over_budget, parse_file, Command, OverBudget, ParseError};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -17,6 +17,8 @@ pub struct ValidationReport {
     pub walk_errors: Vec<String>,
     /// For each unsupported command, how many files use it.
     pub unsupported: BTreeMap<String, usize>,
+    /// Files that parse but ask for more than halfcheck's budget (they are skipped when run).
+    pub over_budget: Vec<(PathBuf, OverBudget)>,
 }
 
 impl ValidationReport {
@@ -29,10 +31,11 @@ impl ValidationReport {
 /// Parses every `.shader_test` under `paths`, in parallel.
 pub fn validate(paths: &[PathBuf]) -> ValidationReport {
     let (files, walk_errors) = find_tests(paths);
-    let outcomes: Vec<Result<Vec<String>, ParseError>> = files
+    type Parsed = (Vec<String>, Option<OverBudget>);
+    let outcomes: Vec<(&TestFile, Result<Parsed, ParseError>)> = files
         .par_iter()
         .map(|file: &TestFile| {
-            parse_file(&file.path).map(|test| {
+            let parsed = parse_file(&file.path).map(|test| {
                 let mut names: Vec<String> = test
                     .commands
                     .iter()
@@ -43,20 +46,24 @@ pub fn validate(paths: &[PathBuf]) -> ValidationReport {
                     .collect();
                 names.sort();
                 names.dedup();
-                names
-            })
+                (names, over_budget(&test))
+            });
+            (file, parsed)
         })
         .collect();
     let mut report = ValidationReport {
         walk_errors,
         ..ValidationReport::default()
     };
-    for outcome in outcomes {
+    for (file, outcome) in outcomes {
         match outcome {
-            Ok(names) => {
+            Ok((names, over)) => {
                 report.parsed += 1;
                 for name in names {
                     *report.unsupported.entry(name).or_default() += 1;
+                }
+                if let Some(over) = over {
+                    report.over_budget.push((file.path.clone(), over));
                 }
             }
             Err(e) => report.errors.push(e),

@@ -103,3 +103,39 @@ fn error_display_shows_the_line_and_a_caret() {
          | uniform float a 1.0x\n  |                 ^"
     );
 }
+
+/// Issue 11: an error shows the bad line escaped and cut short, never raw bytes.
+#[test]
+fn error_display_escapes_invalid_bytes_and_control_characters() {
+    let dir = std::env::temp_dir().join(format!("halfcheck-escape-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("junk.shader_test");
+    std::fs::write(&path, b"[require]\nGL ES >= 2.0\n\x1b[2J\xff\xfe\x80junk\n").unwrap();
+    let shown = parse_file(&path).unwrap_err().to_string();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        shown.ends_with("  | \\u{1b}[2J\\xff\\xfe\\x80junk\n  |          ^"),
+        "{shown}"
+    );
+    assert!(
+        !shown.chars().any(|c| c == '\u{1b}' || c == '\u{fffd}'),
+        "{shown:?}"
+    );
+}
+
+#[test]
+fn error_display_cuts_a_long_line_around_the_column() {
+    let long = format!(
+        "[require]\nGL ES >= 2.0\n[fragment shader {}",
+        "x".repeat(3000)
+    );
+    let shown = error_for(&long).to_string();
+    let excerpt = shown.lines().nth(1).expect("the line");
+    assert!(excerpt.chars().count() < 120, "{excerpt}");
+    assert!(
+        excerpt.starts_with("  | ...xxx") && excerpt.ends_with("xxx"),
+        "{excerpt}"
+    );
+    let caret = shown.lines().nth(2).expect("the caret").len() - 1;
+    assert_eq!(caret, excerpt.len(), "the caret sits past the end: {shown}");
+}

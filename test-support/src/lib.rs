@@ -7,6 +7,9 @@
 //! - Debian's `piglit` package (`/usr/lib/x86_64-linux-gnu/piglit`), present where it was
 //!   installed.
 //!
+//! Tools some tests run (piglit's own `piglit` command, `xmllint`) are found the same way:
+//! [`piglit_command`], [`xmllint`].
+//!
 //! A test asks for them through [`anchors`] and [`piglit`]. When they are absent the test
 //! prints why ([`skip`]) and returns early, so a fresh clone passes its tests; when
 //! `HALFCHECK_REQUIRE_ANCHORS=1` or `HALFCHECK_REQUIRE_PIGLIT=1` (CI sets both) says they must
@@ -40,6 +43,33 @@ pub fn piglit(relative: &str) -> Option<PathBuf> {
         Path::new(PIGLIT_ROOT).join(relative),
         "HALFCHECK_REQUIRE_PIGLIT",
         "Debian's piglit package (apt-get install piglit)",
+    )
+}
+
+/// Debian piglit's `piglit` command (`/usr/bin/piglit`, which runs the framework under
+/// [`PIGLIT_ROOT`]), or `None` (with a printed reason) when piglit is not installed. Panics
+/// when absent and `HALFCHECK_REQUIRE_PIGLIT=1`.
+pub fn piglit_command() -> Option<PathBuf> {
+    piglit("framework")?;
+    present(
+        PathBuf::from("/usr/bin/piglit"),
+        "HALFCHECK_REQUIRE_PIGLIT",
+        "Debian's piglit package (apt-get install piglit)",
+    )
+}
+
+/// `xmllint` from the `PATH` (Debian's `libxml2-utils`), or `None` (with a printed reason)
+/// when it is absent. Panics when absent and `HALFCHECK_REQUIRE_XMLLINT=1`.
+pub fn xmllint() -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join("xmllint"))
+            .find(|p| p.is_file())
+    });
+    present(
+        found.unwrap_or_else(|| PathBuf::from("xmllint")),
+        "HALFCHECK_REQUIRE_XMLLINT",
+        "xmllint (apt-get install libxml2-utils)",
     )
 }
 

@@ -1,11 +1,13 @@
 //! Piglit's `.shader_test` format: the typed model and its parser.
 
 mod commands;
+pub mod limits;
 mod model;
 mod parse;
 mod require;
 mod tokens;
 mod vertex_data;
 
+pub use limits::{over_budget, OverBudget};
 pub use model::*;
 pub use parse::{parse_file, parse_str, ParseError};

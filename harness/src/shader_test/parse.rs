@@ -8,6 +8,7 @@ use super::commands::parse_command;
 use super::model::*;
 use super::require::parse_requirement;
 use super::vertex_data::VertexDataBuilder;
+use halfcheck_compiler::front::diagnostic::{escape, Excerpt};
 use std::path::{Path, PathBuf};
 
 /// A parse error with the file, line and column it points at.
@@ -19,7 +20,8 @@ pub struct ParseError {
     pub line: usize,
     /// 1-based column.
     pub column: usize,
-    /// The offending line's text.
+    /// The offending line's text (bytes that are not UTF-8 written as `\xff`). Shown escaped
+    /// and cut to a window around the column, never as raw bytes.
     pub source_line: String,
     /// What was wrong and what was expected.
     pub message: String,
@@ -30,19 +32,14 @@ impl std::fmt::Display for ParseError {
         write!(
             f,
             "{}:{}:{}: error: {}",
-            self.path.display(),
+            escape(&self.path.display().to_string()),
             self.line,
             self.column,
-            self.message
+            escape(&self.message)
         )?;
         if self.line > 0 {
-            let shown: String = self
-                .source_line
-                .chars()
-                .map(|c| if c.is_control() { ' ' } else { c })
-                .collect();
-            let pad = " ".repeat(self.column.saturating_sub(1));
-            write!(f, "\n  | {shown}\n  | {pad}^")?;
+            let excerpt = Excerpt::new(&self.source_line, self.column.saturating_sub(1));
+            write!(f, "\n  | {}\n  | {}", excerpt.text, excerpt.caret_line())?;
         }
         Ok(())
     }
@@ -71,7 +68,7 @@ impl LineError {
 
 /// Reads and parses a `.shader_test` file.
 pub fn parse_file(path: &Path) -> Result<ShaderTest, ParseError> {
-    let bytes = std::fs::read(path).map_err(|e| ParseError {
+    let bytes = super::limits::read_bounded(path).map_err(|e| ParseError {
         path: path.to_path_buf(),
         line: 0,
         column: 0,
@@ -84,15 +81,41 @@ pub fn parse_file(path: &Path) -> Result<ShaderTest, ParseError> {
             let good = &bytes[..e.valid_up_to()];
             let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
             let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-            let lossy = String::from_utf8_lossy(&bytes);
+            let line_end = bytes[line_start..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(bytes.len(), |p| line_start + p);
+            let before = String::from_utf8_lossy(&bytes[line_start..e.valid_up_to()]);
             Err(ParseError {
                 path: path.to_path_buf(),
                 line,
-                column: e.valid_up_to() - line_start + 1,
-                source_line: lossy.lines().nth(line - 1).unwrap_or("").to_string(),
+                column: before.chars().count() + 1,
+                source_line: escape_invalid_bytes(&bytes[line_start..line_end]),
                 message: "expected UTF-8 text, found invalid bytes (is this a binary file?)"
                     .to_string(),
             })
+        }
+    }
+}
+
+/// `bytes` as text, each byte that is not part of valid UTF-8 written as `\xNN`.
+fn escape_invalid_bytes(mut bytes: &[u8]) -> String {
+    let mut text = String::new();
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(valid) => {
+                text.push_str(valid);
+                return text;
+            }
+            Err(e) => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                text.push_str(&String::from_utf8_lossy(valid));
+                let bad = e.error_len().unwrap_or(rest.len()).max(1);
+                for b in &rest[..bad] {
+                    text.push_str(&format!("\\x{b:02x}"));
+                }
+                bytes = &rest[bad..];
+            }
         }
     }
 }

@@ -3,13 +3,15 @@
 //! `mediump` compiles with the lowering pass and Mesa's later pipeline (the IR whose 16-bit
 //! operations llvmpipe computes in binary16); `highp` and `exact` compile without lowering.
 //! A shader the compiler rejects fails the test, as a driver's compile error does in piglit;
-//! stages that do not link (`link`) give a program that `link error` expects.
+//! stages that do not link (`link`) give a program that `link error` expects. A shader whose
+//! variables need more storage than the emulator's budget is skipped before it runs.
 
+use super::shade::FRAGMENT_LANES;
 use super::{link, Mode, Stop};
 use crate::backend::piglit::program as piglit;
 use crate::shader_test::{ShaderTest, Stage};
 use halfcheck_compiler::exec::used_variables;
-use halfcheck_compiler::ir::Module;
+use halfcheck_compiler::ir::{Module, Type, VarMode};
 use halfcheck_compiler::{compile, CompileOptions};
 use std::collections::BTreeMap;
 
@@ -71,7 +73,15 @@ pub fn build(
         };
         let name = format!("{}:{}", test.path.display(), section.first_line);
         match compile(&text, stage, &name, options) {
-            Ok(module) => *slot = Some(module),
+            Ok(module) => {
+                // A vertex batch's lanes are its draw's vertices, checked at the draw.
+                let lanes = match section.stage {
+                    Stage::Fragment => FRAGMENT_LANES,
+                    _ => 1,
+                };
+                check_batch(&module, lanes, section.stage)?;
+                *slot = Some(module)
+            }
             Err(diagnostic) => {
                 let log = diagnostic.to_string();
                 let first = log.lines().next().unwrap_or_default().to_owned();
@@ -97,4 +107,124 @@ pub fn build(
         vertex,
         fragment,
     })))
+}
+
+/// The most values the emulator holds for one batch of invocations of a shader: its
+/// uniforms once, its other variables once per lane. 2^24 values are 384 MiB as intervals.
+pub const MAX_BATCH_VALUES: u64 = 1 << 24;
+
+/// Whether the emulator can hold `module`'s variables for a batch of `lanes` invocations
+/// (`float big[2000000000]` would abort the process); the skip says what is too large.
+pub fn check_batch(module: &Module, lanes: usize, stage: Stage) -> Result<(), Stop> {
+    let is_uniform = |mode: VarMode| mode == VarMode::Uniform;
+    let uniform = Storage::of(module, is_uniform);
+    let per_lane = Storage::of(module, |mode| !is_uniform(mode));
+    let lanes = lanes.max(1) as u64;
+    let values = uniform
+        .total
+        .saturating_add(per_lane.total.saturating_mul(lanes));
+    if values <= MAX_BATCH_VALUES {
+        return Ok(());
+    }
+    let largest = [uniform.largest, per_lane.largest]
+        .into_iter()
+        .max_by_key(|&(_, size)| size)
+        .unwrap_or(("", 0));
+    Err(Stop::skip(format!(
+        "the {} shader's variables hold {} components ('{}' {}), {values} values for a batch of \
+         {lanes} invocations; the emulator holds at most {MAX_BATCH_VALUES}",
+        stage.section_name(),
+        uniform.total.saturating_add(per_lane.total),
+        largest.0,
+        largest.1,
+    )))
+}
+
+/// The scalar components some of a module's variables hold, and the largest of them.
+struct Storage<'a> {
+    total: u64,
+    largest: (&'a str, u64),
+}
+
+impl<'a> Storage<'a> {
+    /// The storage of `module`'s variables whose mode `select` picks.
+    fn of(module: &'a Module, select: impl Fn(VarMode) -> bool) -> Storage<'a> {
+        let mut storage = Storage {
+            total: 0,
+            largest: ("", 0),
+        };
+        for variable in module.variables.iter().filter(|v| select(v.mode)) {
+            let size = components(module, &variable.ty);
+            storage.total = storage.total.saturating_add(size);
+            if size > storage.largest.1 {
+                storage.largest = (&variable.name, size);
+            }
+        }
+        storage
+    }
+}
+
+/// Scalar components of a value of type `ty`, saturating instead of overflowing (arrays of
+/// arrays can name more than `u64` holds).
+fn components(module: &Module, ty: &Type) -> u64 {
+    match ty {
+        Type::Numeric { .. } => u64::from(ty.components()),
+        Type::Array { element, size } => {
+            components(module, element).saturating_mul(u64::from(*size))
+        }
+        Type::Struct(id) => module.structs.get(id.0 as usize).map_or(0, |s| {
+            s.members
+                .iter()
+                .fold(0u64, |sum, m| sum.saturating_add(components(module, &m.ty)))
+        }),
+        Type::Void => 0,
+        Type::Sampler { .. } | Type::Image { .. } | Type::AtomicUint => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fragment(source: &str) -> Module {
+        let options = options(Mode::Highp);
+        compile(source, halfcheck_compiler::Stage::Fragment, "t", &options).expect("compiles")
+    }
+
+    fn skip_reason(module: &Module, lanes: usize) -> Option<String> {
+        check_batch(module, lanes, Stage::Fragment)
+            .err()
+            .map(|stop| stop.reason)
+    }
+
+    #[test]
+    fn a_local_array_too_large_for_the_emulator_is_refused_before_it_is_allocated() {
+        let huge = fragment(
+            "#version 300 es\nprecision mediump float;\nuniform float a;\nout vec4 c;\n\
+             void main() { float big[2000000000]; big[0] = a; c = vec4(big[0]); }\n",
+        );
+        let why = skip_reason(&huge, 1).expect("over budget");
+        assert!(why.contains("'big' 2000000000"), "{why}");
+    }
+
+    #[test]
+    fn arrays_of_arrays_whose_size_overflows_are_refused_not_wrapped() {
+        let nested = fragment(
+            "#version 310 es\nprecision mediump float;\nout vec4 c;\n\
+             uniform float u[65536][65536][65536][65536];\nvoid main() { c = vec4(u[0][0][0][0]); }\n",
+        );
+        let why = skip_reason(&nested, 1).expect("over budget");
+        assert!(why.contains(&u64::MAX.to_string()), "{why}");
+    }
+
+    #[test]
+    fn the_budget_counts_per_lane_variables_once_per_lane_and_uniforms_once() {
+        let shader = fragment(
+            "#version 300 es\nprecision mediump float;\nuniform vec4 u[4096];\nout vec4 c;\n\
+             void main() { float a[4096]; a[0] = u[3].x; c = vec4(a[0]); }\n",
+        );
+        assert_eq!(skip_reason(&shader, FRAGMENT_LANES), None);
+        let why = skip_reason(&shader, 1 << 14).expect("too many lanes");
+        assert!(why.contains("batch of 16384 invocations"), "{why}");
+    }
 }

@@ -1,14 +1,18 @@
 //! What the emulator can run: GL ES 3.1 and GLSL ES up to 3.10, vertex and fragment
-//! shaders in GLSL, no extensions, and the commands `exec` knows.
+//! shaders in GLSL, no extensions, the commands `exec` knows, and what fits halfcheck's
+//! budget (`shader_test::limits`).
 
 use crate::backend::piglit::program::version_number;
-use crate::shader_test::{Api, Requirement, ShaderTest, SourceKind, Stage};
+use crate::shader_test::{over_budget, Api, Requirement, ShaderTest, SourceKind, Stage};
 
 /// The GL ES version the emulator stands for (x100).
 const ES_VERSION: u32 = 310;
 
 /// Why the emulator cannot run `test`, or `None` when it can.
 pub fn skip_reason(test: &ShaderTest) -> Option<String> {
+    if let Some(over) = over_budget(test) {
+        return Some(over.to_string());
+    }
     if !test.require.is_es() {
         return Some("needs desktop GL".into());
     }

@@ -8,11 +8,12 @@
 
 use super::framebuffer::Framebuffer;
 use super::interp::Setup;
-use super::program::Program;
+use super::program::{check_batch, Program};
 use super::raster::{self, Quad, WindowVertex};
 use super::textures::Units;
 use super::uniforms::Uniforms;
 use super::Stop;
+use crate::shader_test::Stage;
 use halfcheck_compiler::exec::value::at;
 use halfcheck_compiler::exec::{
     find_var, layout, Arrangement, Binary, Domain, Invocation, Lanes, Rasterizer, Value, Width,
@@ -25,6 +26,8 @@ use std::collections::BTreeMap;
 const MAX_STEPS: u64 = 1_000_000;
 /// Quads per fragment batch (4 lanes each).
 const QUADS_PER_BATCH: usize = 256;
+/// Lanes of one fragment batch.
+pub const FRAGMENT_LANES: usize = QUADS_PER_BATCH * 4;
 
 /// One vertex attribute: its name, location, and values per vertex.
 pub struct Attribute {
@@ -158,15 +161,15 @@ impl<D: Domain> Draw<'_, D> {
         }
         let output = output_var(&self.program.fragment)?;
         let size = (fb.width, fb.height);
-        let shaded_batches: Vec<Result<Colors<D::F>, Stop>> = work
+        // The first batch that fails (a shader that loops forever) stops those not yet begun.
+        let shaded_batches: Vec<Colors<D::F>> = work
             .par_iter()
             .map(|(t, front, quads)| {
                 let [a, b, c] = triangles[*t];
                 self.fragments(&shaded, [a, b, c], *front, quads, output, size)
             })
-            .collect();
+            .collect::<Result<_, Stop>>()?;
         for ((_, _, quads), colors) in work.iter().zip(shaded_batches) {
-            let colors = colors?;
             for lane in 0..quads.len() * 4 {
                 let quad = &quads[lane / 4];
                 let k = lane % 4;
@@ -197,6 +200,7 @@ impl<D: Domain> Draw<'_, D> {
 
     fn vertices(&self, attributes: &[Attribute], count: usize) -> Result<Shaded<D::F>, Stop> {
         let module = &self.program.vertex;
+        check_batch(module, count, Stage::Vertex)?;
         let textures = self.textures;
         let mut inv = Invocation::new(
             module,

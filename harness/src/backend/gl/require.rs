@@ -2,13 +2,14 @@
 //!
 //! A test is skipped when its `[require]` block asks for more than the context has (ES and
 //! GLSL ES versions, extensions, `GL_MAX_*` limits, window size), when it needs desktop GL,
-//! or when it uses a shader kind, stage, uniform type or probe this backend does not run.
-//! (Commands halfcheck runs nowhere skip in the shared command loop.)
+//! or when it uses a shader kind, stage, uniform type or probe this backend does not run,
+//! or asks for more than halfcheck's budget (`shader_test::limits`). (Commands halfcheck runs
+//! nowhere skip in the shared command loop.)
 
 use super::context::ContextInfo;
 use crate::backend::piglit::program::version_number;
 use crate::shader_test::{
-    Api, AttribType, Command, Requirement, ShaderTest, SourceKind, Stage, UniformType,
+    over_budget, Api, AttribType, Command, Requirement, ShaderTest, SourceKind, Stage, UniformType,
 };
 
 /// Reads an integer limit (`glGetIntegerv`); `None` when the driver rejects the enum.
@@ -32,6 +33,7 @@ pub fn skip_reason(test: &ShaderTest, info: &ContextInfo, limit: LimitQuery) -> 
         )
         .chain(test.commands.iter().filter_map(|c| command(&c.value)))
         .chain(vertex_data(test))
+        .chain(over_budget(test).map(|over| over.to_string()))
         .next()
 }
 

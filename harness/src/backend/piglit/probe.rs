@@ -232,16 +232,19 @@ fn op_text(op: Comparison) -> &'static str {
     }
 }
 
-/// The reason a failed probe gives, as the backends report it.
+/// The reason a failed probe gives, as the backends report it, in the words of
+/// `results.json`: `observed` is the exact value read back, `8-bit view` what piglit's RGBA8
+/// framebuffer would hold (left out where it is the observed value, as for integers).
 pub fn failure_reason(result: &ProbeResult) -> String {
+    let view: Vec<f32> = result.observed_unorm8.iter().map(|&v| v as f32).collect();
+    let shown = if view == result.observed {
+        String::new()
+    } else {
+        format!(" (8-bit view {view:?})")
+    };
     format!(
-        "probe at line {} failed at ({}, {}): expected {:?}, observed {:?} (exact {:?})",
-        result.line,
-        result.pixel[0],
-        result.pixel[1],
-        result.expected,
-        result.observed_unorm8,
-        result.observed
+        "probe at line {} failed at ({}, {}): expected {:?}, observed {:?}{shown}",
+        result.line, result.pixel[0], result.pixel[1], result.expected, result.observed
     )
 }
 

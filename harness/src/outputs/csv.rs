@@ -1,0 +1,106 @@
+//! `results.csv` and `failures.csv`: one line per test, `test,status,duration`, the shape of
+//! deqp-runner's files, so tools that read those read these.
+//!
+//! `results.csv` has every test, `failures.csv` those the review found (unexpected results,
+//! regressions, flakes; without expectations, the tests that failed). `status` is the piglit
+//! status, extended with the lowering verdict when the test has one (`pass:lowered`,
+//! `fail:not-lowered`, `skip`); `duration` is in seconds. Like deqp-runner's, the files have
+//! no header line. Fields holding a comma, a quote or a line break are quoted as RFC 4180
+//! says.
+
+use super::review::Review;
+use crate::results::{ResultsFile, TestResult};
+
+/// `results.csv`: every test in name order.
+pub fn results_csv(results: &ResultsFile) -> String {
+    results
+        .tests
+        .iter()
+        .map(|(name, result)| line(name, result))
+        .collect()
+}
+
+/// `failures.csv`: the tests the review found, in name order.
+pub fn failures_csv(results: &ResultsFile, review: &Review) -> String {
+    review
+        .findings
+        .keys()
+        .filter_map(|name| results.tests.get(name).map(|result| line(name, result)))
+        .collect()
+}
+
+/// `status` or `status:verdict`, e.g. `pass:lowered`.
+pub fn status_with_verdict(result: &TestResult) -> String {
+    match result.verdict {
+        Some(verdict) => format!("{}:{verdict}", result.status.as_str()),
+        None => result.status.as_str().to_string(),
+    }
+}
+
+/// One `test,status,duration` line.
+fn line(name: &str, result: &TestResult) -> String {
+    format!(
+        "{},{},{:.6}\n",
+        field(name),
+        status_with_verdict(result),
+        result.duration_s
+    )
+}
+
+/// A CSV field, quoted when it must be.
+fn field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::{RunInfo, Status, Verdict, FORMAT};
+
+    fn results() -> ResultsFile {
+        let mut lowered = TestResult::with_status(Status::Pass, "");
+        lowered.verdict = Some(Verdict::Lowered);
+        lowered.duration_s = 0.25;
+        let mut failed = TestResult::with_status(Status::Fail, "probe");
+        failed.verdict = Some(Verdict::NotApplicable);
+        failed.duration_s = 1.5;
+        ResultsFile {
+            format: FORMAT.into(),
+            run: RunInfo::default(),
+            tests: [
+                ("a/div.shader_test".to_string(), lowered),
+                ("b/odd, \"name\".shader_test".to_string(), failed),
+                (
+                    "c/skip.shader_test".to_string(),
+                    TestResult::with_status(Status::Skip, "no GL"),
+                ),
+            ]
+            .into_iter()
+            .collect(),
+        }
+    }
+
+    #[test]
+    fn results_csv_has_every_test_with_its_verdict_and_quotes_odd_names() {
+        assert_eq!(
+            results_csv(&results()),
+            "a/div.shader_test,pass:lowered,0.250000\n\
+             \"b/odd, \"\"name\"\".shader_test\",fail:n/a,1.500000\n\
+             c/skip.shader_test,skip,0.000000\n"
+        );
+    }
+
+    #[test]
+    fn failures_csv_has_only_the_reviewed_tests() {
+        let results = results();
+        let review = Review::new(&results, None, None);
+        assert_eq!(
+            failures_csv(&results, &review),
+            "\"b/odd, \"\"name\"\".shader_test\",fail:n/a,1.500000\n"
+        );
+    }
+}

@@ -1,0 +1,62 @@
+//! What a run leaves for CI systems and other tools beside `results.json`: `junit.xml`
+//! ([`junit`]), `results.csv` and `failures.csv` ([`csv`]), and on request piglit's results
+//! format ([`piglit`], `halfcheck export --piglit`).
+//!
+//! Pure functions over the `halfcheck-results` types: each takes a finished run and its
+//! [`Review`] (which tests need attention, decided once for the exit code, the terminal and
+//! these files) and returns text. [`write_ci_files`] writes them into the results directory;
+//! every command that writes a `results.json` calls it. [`evidence`] renders the numbers
+//! behind a result the same way for all of them and for the terminal.
+
+pub mod csv;
+pub mod evidence;
+pub mod junit;
+pub mod piglit;
+pub mod review;
+
+pub use review::{Finding, FindingKind, Review};
+
+use crate::results::ResultsFile;
+use std::path::{Path, PathBuf};
+
+/// The CI files every run writes into its results directory.
+pub const CI_FILES: [&str; 3] = ["junit.xml", "results.csv", "failures.csv"];
+
+/// Writes `junit.xml`, `results.csv` and `failures.csv` into `dir`; returns their paths.
+pub fn write_ci_files(
+    dir: &Path,
+    results: &ResultsFile,
+    review: &Review,
+) -> Result<Vec<PathBuf>, String> {
+    let contents = [
+        junit::junit_xml(results, review),
+        csv::results_csv(results),
+        csv::failures_csv(results, review),
+    ];
+    CI_FILES
+        .iter()
+        .zip(contents)
+        .map(|(name, text)| {
+            let path = dir.join(name);
+            std::fs::write(&path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            log::debug!("wrote {}", path.display());
+            Ok(path)
+        })
+        .collect()
+}
+
+/// `halfcheck export --piglit DIR`: writes `DIR/results.json` in piglit's format, naming the
+/// run after `DIR` as `piglit run` does; returns the file's path.
+pub fn export_piglit(results: &ResultsFile, dir: &Path) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let name = dir
+        .canonicalize()
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "halfcheck".to_string());
+    let path = dir.join("results.json");
+    let json = piglit::piglit_results(results, &name);
+    crate::runner::write_json(&path, &json)?;
+    Ok(path)
+}

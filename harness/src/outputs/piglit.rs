@@ -1,0 +1,153 @@
+//! `halfcheck export --piglit DIR`: a run as piglit's own results file (`DIR/results.json`,
+//! piglit's JSON results format, version 10), so `piglit summary console|html` reads and
+//! compares halfcheck runs beside piglit's.
+//!
+//! Each test becomes `folder@name` (piglit's separator, `.shader_test` dropped), its status
+//! piglit's (`error`, which piglit lacks, becomes `fail`; `err` says it was an error). The
+//! lowering verdict and the numbers behind it go into the test's `out`, the reason and the
+//! compile logs into `err`: piglit's statuses have no place for a verdict, so `piglit
+//! summary` sees status changes only; `halfcheck compare` sees lowering changes too.
+
+use super::evidence;
+use crate::results::{ResultsFile, Status, TestResult};
+use serde_json::{json, Map, Value};
+
+/// The results format version this writes (piglit's `CURRENT_JSON_VERSION`).
+pub const PIGLIT_RESULTS_VERSION: u32 = 10;
+
+/// Piglit's results JSON for `results`; `name` names the run in piglit's summaries.
+pub fn piglit_results(results: &ResultsFile, name: &str) -> Value {
+    let command = results.run.command_line.join(" ");
+    let tests: Map<String, Value> = results
+        .tests
+        .iter()
+        .map(|(test, result)| (piglit_name(test), test_json(result, &command)))
+        .collect();
+    let mut info = Map::new();
+    info.insert("backend".into(), results.run.backend.clone().into());
+    info.insert("renderer".into(), results.run.renderer.clone().into());
+    for (key, value) in &results.run.versions {
+        info.insert(key.clone(), value.clone().into());
+    }
+    info.insert("command_line".into(), command.into());
+    json!({
+        "__type__": "TestrunResult",
+        "results_version": PIGLIT_RESULTS_VERSION,
+        "name": name,
+        "info": {"halfcheck": info},
+        "options": {},
+        "time_elapsed": time(epoch(&results.run.started), epoch(&results.run.finished)),
+        "tests": tests,
+    })
+}
+
+/// `glsl-es-1.00/execution/foo.shader_test` -> `glsl-es-1.00@execution@foo`.
+pub fn piglit_name(name: &str) -> String {
+    name.strip_suffix(".shader_test")
+        .unwrap_or(name)
+        .replace('/', "@")
+}
+
+/// One test's `TestResult` object.
+fn test_json(result: &TestResult, command: &str) -> Value {
+    let status = match result.status {
+        Status::Pass => "pass",
+        Status::Warn => "warn",
+        Status::Fail | Status::Error => "fail",
+        Status::Skip => "skip",
+        Status::Crash => "crash",
+        Status::Timeout => "timeout",
+    };
+    let mut out = vec![match result.verdict {
+        Some(verdict) => format!("halfcheck: {}, verdict {verdict}", result.status.as_str()),
+        None => format!("halfcheck: {}", result.status.as_str()),
+    }];
+    out.extend(evidence::lines(result));
+    let mut err = String::new();
+    if result.status == Status::Error {
+        err.push_str("halfcheck error (piglit has no such status; shown as fail)\n");
+    }
+    if let Some(reason) = &result.reason {
+        err.push_str(reason);
+        err.push('\n');
+    }
+    for (stage, log) in &result.logs {
+        err.push_str(&format!("{stage} log:\n{log}\n"));
+    }
+    json!({
+        "__type__": "TestResult",
+        "result": status,
+        "out": out.join("\n"),
+        "err": err,
+        "command": command,
+        "environment": "",
+        "returncode": null,
+        "subtests": {"__type__": "Subtests"},
+        "time": time(0.0, result.duration_s),
+        "exception": null,
+        "traceback": null,
+        "dmesg": "",
+        "images": null,
+        "pid": [],
+    })
+}
+
+/// Piglit's `TimeAttribute`.
+fn time(start: f64, end: f64) -> Value {
+    json!({"__type__": "TimeAttribute", "start": start, "end": end})
+}
+
+/// Seconds since the Unix epoch of an RFC 3339 time, 0 when it cannot be read.
+fn epoch(rfc3339: &str) -> f64 {
+    humantime::parse_rfc3339(rfc3339)
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::{RunInfo, Verdict, FORMAT};
+
+    #[test]
+    fn names_use_piglits_separator_and_statuses_its_words() {
+        let mut lowered = TestResult::with_status(Status::Pass, "");
+        lowered.reason = None;
+        lowered.verdict = Some(Verdict::Lowered);
+        let results = ResultsFile {
+            format: FORMAT.into(),
+            run: RunInfo {
+                started: "2026-11-24T10:00:00Z".into(),
+                finished: "2026-11-24T10:00:12Z".into(),
+                ..RunInfo::default()
+            },
+            tests: [
+                ("es/div.shader_test".to_string(), lowered),
+                (
+                    "es/bad.shader_test".to_string(),
+                    TestResult::with_status(Status::Error, "cannot parse"),
+                ),
+            ]
+            .into_iter()
+            .collect(),
+        };
+        let json = piglit_results(&results, "run");
+        assert_eq!(json["results_version"], 10);
+        let elapsed = &json["time_elapsed"];
+        assert_eq!(
+            elapsed["end"].as_f64().unwrap() - elapsed["start"].as_f64().unwrap(),
+            12.0
+        );
+        assert_eq!(json["tests"]["es@div"]["result"], "pass");
+        assert_eq!(
+            json["tests"]["es@div"]["out"],
+            "halfcheck: pass, verdict lowered"
+        );
+        assert_eq!(json["tests"]["es@bad"]["result"], "fail");
+        assert!(json["tests"]["es@bad"]["err"]
+            .as_str()
+            .unwrap()
+            .contains("halfcheck error"));
+    }
+}
