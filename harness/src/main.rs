@@ -5,13 +5,13 @@ use halfcheck::backend::emu::{parse_mode as parse_emu_mode, Mode};
 use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
 use halfcheck::console::{logger, progress::ProgressDisplay, summary::summary};
-use halfcheck::outputs::{self, Review, CI_FILES};
+use halfcheck::outputs::{self, CI_FILES};
 use halfcheck::results::read_results;
+use halfcheck::review::Review;
 use halfcheck::runner::journal::load_results;
 use halfcheck::runner::merge::merge;
-use halfcheck::runner::{resume, run, worker_main, Checks, Hooks, Judgement, RunOptions, Settings};
+use halfcheck::runner::{resume, run, worker_main, Hooks, RunOptions, Settings};
 use halfcheck::validate::validate;
-use halfcheck::verdict::compare::compare;
 use halfcheck::verdict::expectations::Expectations;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -275,7 +275,7 @@ fn parse_command(paths: &[PathBuf], stats: bool) -> ExitCode {
 }
 
 /// Reads `--expectations` and `--baseline` before anything runs, so a typo costs no run.
-fn load_checks(expectations: Option<&Path>, baseline: Option<&Path>) -> Result<Checks, String> {
+fn load_review(expectations: Option<&Path>, baseline: Option<&Path>) -> Result<Review, String> {
     let baseline = match baseline {
         Some(path) => {
             let loaded = load_results(path)?;
@@ -286,10 +286,8 @@ fn load_checks(expectations: Option<&Path>, baseline: Option<&Path>) -> Result<C
         }
         None => None,
     };
-    Ok(Checks {
-        expectations: expectations.map(Expectations::load).transpose()?,
-        baseline,
-    })
+    let expectations = expectations.map(Expectations::load).transpose()?;
+    Ok(Review::new(expectations, baseline))
 }
 
 /// `halfcheck run`: with expectations or a baseline, exit 1 on anything unexpected or any
@@ -297,8 +295,8 @@ fn load_checks(expectations: Option<&Path>, baseline: Option<&Path>) -> Result<C
 /// does neither). Exit 2 when the run itself could not happen; 128 + the signal when a
 /// signal stopped it (its results.json is written all the same).
 fn run_command(args: RunArgs) -> ExitCode {
-    let checks = match load_checks(args.expectations.as_deref(), args.baseline.as_deref()) {
-        Ok(checks) => checks,
+    let review = match load_review(args.expectations.as_deref(), args.baseline.as_deref()) {
+        Ok(review) => review,
         Err(e) => {
             log::error!("{e}");
             return ExitCode::from(2);
@@ -310,9 +308,9 @@ fn run_command(args: RunArgs) -> ExitCode {
         renderer_guard: if args.skip_renderer_check {
             None
         } else {
-            checks.renderer_guard()
+            review.renderer_guard()
         },
-        checks: &checks,
+        review: &review,
         progress: &progress,
     };
     let outcome = match &args.resume {
@@ -322,7 +320,7 @@ fn run_command(args: RunArgs) -> ExitCode {
         }
         None => {
             let mut exclude = args.exclude;
-            exclude.extend(checks.skip_patterns());
+            exclude.extend(review.skip_patterns());
             let options = RunOptions {
                 paths: args.paths,
                 include: args.include,
@@ -362,14 +360,10 @@ fn run_command(args: RunArgs) -> ExitCode {
         }
     };
     let results = &outcome.results;
-    let judgement = checks.judge(results);
-    let review = Review::new(
-        results,
-        checks.expectations.as_ref(),
-        judgement.comparison.as_ref(),
-    );
     print!("{}", summary(results, &review));
-    print_judgement(&judgement);
+    if let Some(comparison) = review.comparison(results) {
+        print!("{}", comparison.report());
+    }
     if let Err(e) = outputs::write_ci_files(
         outcome.results_path.parent().unwrap_or(Path::new(".")),
         results,
@@ -386,24 +380,10 @@ fn run_command(args: RunArgs) -> ExitCode {
     if let Some(code) = outcome.signal_exit {
         return ExitCode::from(code);
     }
-    if judgement.good() {
+    if review.passed(results) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
-    }
-}
-
-/// Prints the comparison with the baseline, and the flakes.
-fn print_judgement(judgement: &Judgement) {
-    if let Some(comparison) = &judgement.comparison {
-        print!("{}", comparison.report());
-    }
-    if !judgement.flakes.is_empty() {
-        println!(
-            "flakes ({}), reported apart: {}",
-            judgement.flakes.len(),
-            judgement.flakes.join(", ")
-        );
     }
 }
 
@@ -454,7 +434,8 @@ fn lint_command(paths: &[PathBuf]) -> ExitCode {
     }
 }
 
-/// `halfcheck compare`: exit 1 on regressions, 2 when a run cannot be read.
+/// `halfcheck compare`: the new run reviewed with the old one as its baseline; exit 1 on
+/// regressions (a flake is none), 2 when a run cannot be read.
 fn compare_command(old: &Path, new: &Path) -> ExitCode {
     let (old, new) = match (load_results(old), load_results(new)) {
         (Ok(old), Ok(new)) => (old, new),
@@ -466,9 +447,11 @@ fn compare_command(old: &Path, new: &Path) -> ExitCode {
     for warning in old.warnings.iter().chain(&new.warnings) {
         log::warn!("{warning}");
     }
-    let comparison = compare(&old.results, &new.results);
-    print!("{}", comparison.report());
-    if comparison.regressions.is_empty() {
+    let review = Review::new(None, Some(old.results));
+    if let Some(comparison) = review.comparison(&new.results) {
+        print!("{}", comparison.report());
+    }
+    if review.passed(&new.results) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -785,7 +785,14 @@ fn a_result_that_changes_when_rerun_is_a_flake_and_a_steady_failure_is_not() {
     assert_eq!(steady["status"], "crash");
     assert!(steady["flake"].is_null(), "{steady}");
     assert_eq!(steady["attempts"].as_array().map(Vec::len), Some(1));
-    assert!(text(&out).contains("flakes (1), reported apart: cases/lowp/div_scalar.shader_test"));
+    let summary = text(&out);
+    assert!(
+        summary.contains(
+            "1 unexpected results\n1 flakes, reported apart (a flake never fails a run):\n\
+             flake: cases/lowp/div_scalar.shader_test: crash, then pass (changed when run again)\n"
+        ),
+        "{summary}"
+    );
 }
 
 #[test]

@@ -9,10 +9,9 @@
 //! run and still write `results.json` from what finished.
 //!
 //! The seams for the terminal and the CI outputs: [`Progress`] sees every result as it
-//! arrives; [`Judgement::unexpected`] (from [`Checks::judge`]) lists what counts against a
-//! finished run; every `results.json` is written by [`write_results`].
+//! arrives; the run's [`Review`] says which results fail it (those are rerun and counted by
+//! `--max-fails`); every `results.json` is written by [`write_results`].
 
-mod checks;
 mod interrupt;
 pub mod journal;
 pub mod merge;
@@ -21,7 +20,6 @@ mod progress;
 mod protocol;
 mod worker;
 
-pub use checks::{Checks, Judgement};
 pub use progress::{PlainProgress, Progress};
 pub use worker::worker_main;
 
@@ -32,6 +30,7 @@ use crate::results::{
     read_journal, JournalHeader, ResultsFile, RunInfo, Selection, Shard, TestResult, FORMAT,
     JOURNAL_FORMAT,
 };
+use crate::review::Review;
 use interrupt::Interrupt;
 use journal::{damaged_lines, JournalWriter, JOURNAL, RESULTS};
 use pool::{run_pool, PoolSettings, Worker, WorkerCommand};
@@ -106,8 +105,8 @@ pub struct Hooks<'a> {
     pub command_line: Vec<String>,
     /// When set, the run stops before any test unless `GL_RENDERER` matches.
     pub renderer_guard: Option<regex::Regex>,
-    /// Decides which results are unexpected (rerun, counted by `--max-fails`).
-    pub checks: &'a Checks,
+    /// Decides which results fail the run (rerun, counted by `--max-fails`).
+    pub review: &'a Review,
     /// Sees the results as they arrive.
     pub progress: &'a dyn Progress,
 }
@@ -330,7 +329,7 @@ fn execute(plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
         if let Err(e) = c.journal.append(&job.name, &result) {
             interrupt.stop(e);
         }
-        if !result.flake && hooks.checks.unexpected(&job.name, &result) {
+        if hooks.review.fails_run(&job.name, &result) {
             c.unexpected += 1;
             if let Some(max) = settings.max_fails.filter(|max| c.unexpected >= *max) {
                 interrupt.stop(format!(
@@ -341,13 +340,13 @@ fn execute(plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
         hooks.progress.result(&job.name, &result);
         c.tests.insert(job.name.clone(), result);
     };
-    let unexpected = |name: &str, result: &TestResult| hooks.checks.unexpected(name, result);
+    let fails_run = |name: &str, result: &TestResult| hooks.review.fails_run(name, result);
     let pool = PoolSettings {
         command: &command,
         threads: settings.jobs,
         timeout: Duration::from_secs_f64(settings.timeout_s.max(0.001)),
         retries: settings.retries,
-        unexpected: &unexpected,
+        fails_run: &fails_run,
         interrupt: &interrupt,
     };
     run_pool(&pool, first, plan.jobs, &on_result);

@@ -233,10 +233,10 @@ pub struct PoolSettings<'a> {
     pub threads: usize,
     /// Time limit per test.
     pub timeout: Duration,
-    /// How many times an unexpected result is run again.
+    /// How many times a result that fails the run is run again.
     pub retries: u32,
-    /// Whether a result is unexpected (and so run again).
-    pub unexpected: &'a (dyn Fn(&str, &TestResult) -> bool + Sync),
+    /// Whether a result fails the run (and so is run again): the run's `Review`.
+    pub fails_run: &'a (dyn Fn(&str, &TestResult) -> bool + Sync),
     /// Set when no more jobs should start.
     pub interrupt: &'a Interrupt,
 }
@@ -286,7 +286,7 @@ fn run_with_retries(
     job: &Job,
 ) -> Option<TestResult> {
     let mut result = run_once(settings, worker, job)?;
-    if !(settings.unexpected)(&job.name, &result) {
+    if !(settings.fails_run)(&job.name, &result) {
         return Some(result);
     }
     let first = (result.status, result.verdict);
