@@ -16,11 +16,9 @@ mod interrupt;
 pub mod journal;
 pub mod merge;
 mod pool;
-mod progress;
 mod protocol;
 mod worker;
 
-pub use progress::{PlainProgress, Progress};
 pub use worker::worker_main;
 
 use crate::backend::emu::{parse_mode, Mode};
@@ -97,6 +95,16 @@ impl Settings {
                 .then(|| absolute(dir).join("framebuffers")),
         }
     }
+}
+
+/// What watches a run as it goes (the terminal's display, `console::progress`). Called from
+/// the pool's threads, so it must be `Sync`.
+pub trait Progress: Sync {
+    /// The first worker is up on `info`'s driver: `to_run` tests to run now; `done`, the
+    /// results already in the journal (`--resume`).
+    fn start(&self, info: &RunInfo, to_run: usize, done: &BTreeMap<String, TestResult>);
+    /// A test's final result (after any retries), as it arrives, in the order tests finish.
+    fn finished(&self, name: &str, result: &TestResult);
 }
 
 /// How a run is watched and judged while it goes on.
@@ -316,7 +324,7 @@ fn execute(plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
         ..command
     };
     let interrupt = Interrupt::on_signals()?;
-    hooks.progress.start(&run, plan.jobs.len(), plan.done.len());
+    hooks.progress.start(&run, plan.jobs.len(), &plan.done);
     let collected = Mutex::new(Collected {
         tests: plan.done,
         journal,
@@ -337,7 +345,7 @@ fn execute(plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
                 ));
             }
         }
-        hooks.progress.result(&job.name, &result);
+        hooks.progress.finished(&job.name, &result);
         c.tests.insert(job.name.clone(), result);
     };
     let fails_run = |name: &str, result: &TestResult| hooks.review.fails_run(name, result);
