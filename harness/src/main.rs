@@ -6,9 +6,9 @@ use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
 use halfcheck::console::{logger, progress::ProgressDisplay, summary::summary};
 use halfcheck::outputs::{self, CI_FILES};
-use halfcheck::results::read_results;
+use halfcheck::results::ResultsFile;
 use halfcheck::review::Review;
-use halfcheck::runner::journal::load_results;
+use halfcheck::runner::journal::{load_results, RESULTS};
 use halfcheck::runner::merge::merge;
 use halfcheck::runner::{resume, run, worker_main, Hooks, RunOptions, Settings};
 use halfcheck::validate::validate;
@@ -60,18 +60,25 @@ enum Commands {
         /// The shards' results directories (or results.json files, or journals).
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
-        /// Directory for the merged results.json.
+        /// Directory for the merged results.json and its CI files.
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
         /// Replace results already in the output directory.
         #[arg(long)]
         force: bool,
+        /// The expectations the shards ran with: the merged run is judged by them, as `run`
+        /// judges (junit.xml, failures.csv, exit 1 on anything unexpected).
+        #[arg(long)]
+        expectations: Option<PathBuf>,
+        /// An earlier run to report regressions against, as `run --baseline`.
+        #[arg(long)]
+        baseline: Option<PathBuf>,
     },
     /// List the EGL devices the GL backend can use.
     Devices,
     /// Write a run's results in another tool's format.
     Export {
-        /// A results.json, or the results directory holding one.
+        /// A run: its results.json, its journal (results.jsonl) or its directory.
         #[arg(default_value = "results")]
         results: PathBuf,
         /// Write piglit's results format (DIR/results.json) for `piglit summary`.
@@ -188,23 +195,15 @@ fn main() -> ExitCode {
             inputs,
             output,
             force,
-        } => match merge(&inputs, &output, force, std::env::args().collect()) {
-            Ok(merged) => {
-                for warning in &merged.warnings {
-                    log::warn!("{warning}");
-                }
-                println!(
-                    "{} tests merged into {}",
-                    merged.results.tests.len(),
-                    output.display()
-                );
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                log::error!("{e}");
-                ExitCode::from(2)
-            }
-        },
+            expectations,
+            baseline,
+        } => merge_command(
+            &inputs,
+            &output,
+            force,
+            expectations.as_deref(),
+            baseline.as_deref(),
+        ),
         Commands::Lint { paths } => lint_command(&paths),
         Commands::Devices => devices_command(),
         Commands::Export { results, piglit } => export_command(&results, &piglit),
@@ -359,27 +358,52 @@ fn run_command(args: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let results = &outcome.results;
-    print!("{}", summary(results, &review));
+    let code = report(&outcome.results, &review, &outcome.results_path);
+    match outcome.signal_exit {
+        Some(signal) => ExitCode::from(signal),
+        None => code,
+    }
+}
+
+/// `halfcheck merge`: exits as `run` does (1 when the merged run has anything unexpected, 2
+/// when the shards cannot be merged).
+fn merge_command(
+    inputs: &[PathBuf],
+    output: &Path,
+    force: bool,
+    expectations: Option<&Path>,
+    baseline: Option<&Path>,
+) -> ExitCode {
+    let merged = load_review(expectations, baseline).and_then(|review| {
+        let merged = merge(inputs, output, force, std::env::args().collect(), &review)?;
+        Ok((merged, review))
+    });
+    match merged {
+        Ok((merged, review)) => {
+            for warning in &merged.warnings {
+                log::warn!("{warning}");
+            }
+            report(&merged.results, &review, &output.join(RESULTS))
+        }
+        Err(e) => {
+            log::error!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Prints the summary of a finished run (and its comparison with the baseline) and where its
+/// files are; exit 1 when the review found anything that fails it.
+fn report(results: &ResultsFile, review: &Review, results_path: &Path) -> ExitCode {
+    print!("{}", summary(results, review));
     if let Some(comparison) = review.comparison(results) {
         print!("{}", comparison.report());
     }
-    if let Err(e) = outputs::write_ci_files(
-        outcome.results_path.parent().unwrap_or(Path::new(".")),
-        results,
-        &review,
-    ) {
-        log::error!("{e}");
-        return ExitCode::from(2);
-    }
     println!(
         "results: {} (and {} beside it)",
-        outcome.results_path.display(),
+        results_path.display(),
         CI_FILES.join(", ")
     );
-    if let Some(code) = outcome.signal_exit {
-        return ExitCode::from(code);
-    }
     if review.passed(results) {
         ExitCode::SUCCESS
     } else {
@@ -389,12 +413,12 @@ fn run_command(args: RunArgs) -> ExitCode {
 
 /// `halfcheck export RESULTS --piglit DIR`: exit 2 when the results cannot be read or written.
 fn export_command(results: &Path, piglit: &Path) -> ExitCode {
-    let file = if results.is_dir() {
-        results.join("results.json")
-    } else {
-        results.to_path_buf()
-    };
-    let written = read_results(&file).and_then(|r| outputs::export_piglit(&r, piglit));
+    let written = load_results(results).and_then(|loaded| {
+        for warning in &loaded.warnings {
+            log::warn!("{warning}");
+        }
+        outputs::export_piglit(&loaded.results, piglit)
+    });
     match written {
         Ok(path) => {
             println!("piglit results: {}", path.display());

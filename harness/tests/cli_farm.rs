@@ -48,6 +48,37 @@ fn measured(results: &Value) -> Value {
     tests
 }
 
+/// `junit.xml`, `results.csv` and `failures.csv` of a results directory.
+fn ci_files(dir: &Path) -> (String, String, String) {
+    let read = |name: &str| {
+        std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    (read("junit.xml"), read("results.csv"), read("failures.csv"))
+}
+
+/// The test names of a CSV file (`test,status,duration`; the names here need no quoting).
+fn csv_names(csv: &str) -> Vec<&str> {
+    csv.lines()
+        .map(|line| line.split(',').next().expect("a name"))
+        .collect()
+}
+
+/// The `<testcase>` element of test `name` in `junit`.
+fn junit_case<'a>(junit: &'a str, name: &str) -> &'a str {
+    let start = junit
+        .find(&format!("file=\"{name}\""))
+        .unwrap_or_else(|| panic!("no testcase for {name}: {junit}"));
+    let rest = &junit[start..];
+    // A case ends with its start tag (`/>`) or its end tag, whichever comes first; text in
+    // it escapes `>`, so neither occurs inside.
+    let end = ["/>", "</testcase>"]
+        .iter()
+        .filter_map(|tag| rest.find(tag))
+        .min()
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
 fn arg(path: &Path) -> &str {
     path.to_str().expect("utf-8 path")
 }
@@ -539,10 +570,27 @@ fn a_run_killed_mid_run_resumes_to_the_results_of_an_uninterrupted_run() {
         c
     });
     assert!(resumed.status.success(), "{}", text(&resumed));
+    assert!(
+        text(&resumed).contains(&format!(
+            "resuming: {index} of {} tests are in the journal",
+            shader_tests(&dir).len()
+        )),
+        "{}",
+        text(&resumed)
+    );
     let (whole, resumed) = (results(&root.join("whole")), results(&killed));
     assert_eq!(measured(&whole), measured(&resumed));
     assert!(resumed["run"]["incomplete"].is_null());
     assert_eq!(journal_lines(&killed), 1 + shader_tests(&dir).len());
+    // The resumed run writes the CI files of the whole run, as an uninterrupted run does.
+    let ((junit, csv, failures), (whole_junit, whole_csv, _)) =
+        (ci_files(&killed), ci_files(&root.join("whole")));
+    assert_eq!(csv_names(&csv), csv_names(&whole_csv));
+    assert_eq!(
+        junit.matches("<testcase ").count(),
+        whole_junit.matches("<testcase ").count()
+    );
+    assert_eq!(failures, "");
 }
 
 /// SIGTERM (as a CI job's timeout sends it): no new test starts, results.json is written from
@@ -570,6 +618,9 @@ fn sigterm_writes_results_json_from_what_finished() {
         index,
         "what finished, and not the test in flight"
     );
+    let (junit, csv, _) = ci_files(&out_dir);
+    assert_eq!(csv_names(&csv).len(), index, "{csv}");
+    assert_eq!(junit.matches("<testcase ").count(), index, "{junit}");
     let resumed = output({
         let mut c = halfcheck();
         c.args(["run", "--resume"]).arg(&out_dir);
@@ -747,6 +798,36 @@ fn shards_merged_equal_an_unsharded_run() {
     assert_eq!(sizes.iter().sum::<usize>(), names(&whole).len());
     assert_eq!(measured(&whole), measured(&merged));
     assert_eq!(whole["run"]["selection"], merged["run"]["selection"]);
+    // The merged run writes the CI files of the whole run.
+    let ((junit, csv, _), (whole_junit, whole_csv, _)) = (
+        ci_files(&root.join("merged")),
+        ci_files(&root.join("whole")),
+    );
+    assert_eq!(csv_names(&csv), csv_names(&whole_csv));
+    assert_eq!(
+        junit.matches("<testcase ").count(),
+        whole_junit.matches("<testcase ").count()
+    );
+    // A merge is judged as a run is: here against the whole run as its baseline.
+    let judged = output({
+        let mut c = halfcheck();
+        c.arg("merge")
+            .arg(root.join("shard1"))
+            .arg(root.join("shard2"))
+            .arg(root.join("shard3"))
+            .arg("-o")
+            .arg(root.join("judged"))
+            .arg("--baseline")
+            .arg(root.join("whole"));
+        c
+    });
+    assert!(judged.status.success(), "{}", text(&judged));
+    assert!(text(&judged).contains("0 unexpected results\n"));
+    assert!(
+        text(&judged).contains("no differences\n"),
+        "{}",
+        text(&judged)
+    );
 
     let twice = output({
         let mut c = halfcheck();
@@ -760,38 +841,71 @@ fn shards_merged_equal_an_unsharded_run() {
     assert_eq!(twice.status.code(), Some(2), "{}", text(&twice));
 }
 
+/// A result that changes when run again is a flake: reported apart in the summary, passing in
+/// junit.xml with its attempts in `<system-out>`, `flake` in results.csv, and never failing the
+/// run. A steady failure is run again too and stays a failure.
 #[test]
-fn a_result_that_changes_when_rerun_is_a_flake_and_a_steady_failure_is_not() {
+fn a_result_that_changes_when_rerun_is_a_flake_reported_apart_and_a_steady_failure_is_not() {
     let root = temp_dir("flake");
-    let state = root.join("state");
-    std::fs::create_dir_all(&state).expect("dir");
-    let out = output({
-        let mut c = run(&root.join("out"), &["--backend", "mock", "-j", "1"]);
-        c.arg(cases().join("lowp"))
-            .env(
-                "HALFCHECK_WORKER_FAULT",
-                "crash-once=/div_scalar;crash=/mul_vec4",
-            )
-            .env("HALFCHECK_WORKER_FAULT_STATE", &state);
-        c
-    });
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    let r = results(&root.join("out"));
+    let go = |name: &str, fault: &str| {
+        let state = root.join(format!("{name}-state"));
+        std::fs::create_dir_all(&state).expect("dir");
+        output({
+            let mut c = run(&root.join(name), &["--backend", "mock", "-j", "1"]);
+            c.arg(cases().join("lowp"))
+                .env("HALFCHECK_WORKER_FAULT", fault)
+                .env("HALFCHECK_WORKER_FAULT_STATE", &state);
+            c
+        })
+    };
+    let flaky_run = go("flaky", "crash-once=/div_scalar");
+    assert!(flaky_run.status.success(), "{}", text(&flaky_run));
+    let r = results(&root.join("flaky"));
     let flaky = &r["tests"]["cases/lowp/div_scalar.shader_test"];
     assert_eq!(flaky["status"], "pass");
     assert_eq!(flaky["flake"], true);
     assert_eq!(flaky["attempts"][0]["status"], "crash");
+    let summary = text(&flaky_run);
+    assert!(
+        summary.contains(
+            "0 unexpected results\n1 flakes, reported apart (a flake never fails a run):\n\
+             flake: cases/lowp/div_scalar.shader_test: crash, then pass (changed when run again)\n\
+             \x20   attempt 1: crash: "
+        ),
+        "{summary}"
+    );
+    let (junit, results_csv, failures_csv) = ci_files(&root.join("flaky"));
+    assert!(
+        junit.contains("tests=\"5\" failures=\"0\" errors=\"0\""),
+        "{junit}"
+    );
+    let case = junit_case(&junit, "cases/lowp/div_scalar.shader_test");
+    assert!(
+        case.contains(
+            "<system-out>flake: crash, then pass (changed when run again)\nattempt 1: crash: "
+        ) && !case.contains("<failure")
+            && !case.contains("<error"),
+        "{case}"
+    );
+    assert!(results_csv.contains("cases/lowp/div_scalar.shader_test,flake,"));
+    assert_eq!(
+        csv_names(&failures_csv),
+        ["cases/lowp/div_scalar.shader_test"]
+    );
+
+    let steady_run = go("steady", "crash=/mul_vec4");
+    assert_eq!(steady_run.status.code(), Some(1), "{}", text(&steady_run));
+    let r = results(&root.join("steady"));
     let steady = &r["tests"]["cases/lowp/mul_vec4.shader_test"];
     assert_eq!(steady["status"], "crash");
     assert!(steady["flake"].is_null(), "{steady}");
     assert_eq!(steady["attempts"].as_array().map(Vec::len), Some(1));
-    let summary = text(&out);
+    assert!(text(&steady_run).contains("1 unexpected results\n"));
+    let (junit, _, _) = ci_files(&root.join("steady"));
+    let case = junit_case(&junit, "cases/lowp/mul_vec4.shader_test");
     assert!(
-        summary.contains(
-            "1 unexpected results\n1 flakes, reported apart (a flake never fails a run):\n\
-             flake: cases/lowp/div_scalar.shader_test: crash, then pass (changed when run again)\n"
-        ),
-        "{summary}"
+        case.contains("<error message=\"failed: crash\" type=\"failed\">"),
+        "{case}"
     );
 }
 

@@ -4,11 +4,13 @@
 //! The inputs must be shards of one run: the same backend and renderer, the same selection
 //! apart from the shard, no shard twice and no test twice. A shard that is missing leaves the
 //! merged run a share of the tests (its selection says which shards it holds), so a
-//! comparison does not call the missing shard's tests removed.
+//! comparison does not call the missing shard's tests removed. The merged run is written as a
+//! run's is, CI files included, judged by the review given (the shards' expectations).
 
 use super::journal::{load_results, RESULTS};
 use super::{now_rfc3339, write_results};
 use crate::results::{ResultsFile, Selection, Shard, FORMAT};
+use crate::review::Review;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -22,12 +24,14 @@ pub struct Merged {
 }
 
 /// Merges the results in `inputs` (results directories, `results.json` files or journals)
-/// into `out`, which must hold no results unless `force`.
+/// into `out`, which must hold no results unless `force`; `review` judges the merged run for
+/// its CI files.
 pub fn merge(
     inputs: &[PathBuf],
     out: &Path,
     force: bool,
     command_line: Vec<String>,
+    review: &Review,
 ) -> Result<Merged, String> {
     let mut warnings = Vec::new();
     let mut runs = Vec::new();
@@ -92,7 +96,7 @@ pub fn merge(
     }
     std::fs::create_dir_all(out)
         .map_err(|e| format!("cannot create results directory {}: {e}", out.display()))?;
-    write_results(out, &results)?;
+    write_results(out, &results, review)?;
     Ok(Merged { results, warnings })
 }
 

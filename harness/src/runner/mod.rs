@@ -1,4 +1,5 @@
-//! `halfcheck run`: finds the tests, runs them in worker processes, writes `results.json`.
+//! `halfcheck run`: finds the tests, runs them in worker processes, writes `results.json` and
+//! the CI files beside it.
 //!
 //! Each worker process opens one backend and runs tests one at a time ([`worker`]); the parent
 //! ([`pool`]) gives each test a time limit, replaces a worker that crashed or hung, so a
@@ -10,7 +11,8 @@
 //!
 //! The seams for the terminal and the CI outputs: [`Progress`] sees every result as it
 //! arrives; the run's [`Review`] says which results fail it (those are rerun and counted by
-//! `--max-fails`); every `results.json` is written by [`write_results`].
+//! `--max-fails`); every finished run's `results.json` and CI files are written by
+//! [`write_results`].
 
 mod interrupt;
 pub mod journal;
@@ -113,7 +115,7 @@ pub struct Hooks<'a> {
     pub command_line: Vec<String>,
     /// When set, the run stops before any test unless `GL_RENDERER` matches.
     pub renderer_guard: Option<regex::Regex>,
-    /// Decides which results fail the run (rerun, counted by `--max-fails`).
+    /// Decides which results fail the run (rerun, counted by `--max-fails`, in the CI files).
     pub review: &'a Review,
     /// Sees the results as they arrive.
     pub progress: &'a dyn Progress,
@@ -372,7 +374,7 @@ fn execute(plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
         tests: collected.tests,
     };
     let results_path = plan.dir.join(RESULTS);
-    write_results(plan.dir, &results)?;
+    write_results(plan.dir, &results, hooks.review)?;
     Ok(RunOutcome {
         results,
         results_path,
@@ -380,10 +382,14 @@ fn execute(plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
     })
 }
 
-/// Writes a run's final results into its directory: `results.json`, by every command that
-/// finishes a run (`run`, `run --resume`, a stopped run, `merge`).
-pub fn write_results(dir: &Path, results: &ResultsFile) -> Result<(), String> {
-    write_json(&dir.join(RESULTS), results)
+/// Writes a run's final results into its directory: `results.json`, then the CI files
+/// beside it (`junit.xml`, `results.csv`, `failures.csv`, see `outputs`) as `review` judges
+/// the run. Every command that finishes a run writes through here: `run`, `run --resume`, a
+/// run stopped by a signal or `--max-fails`, and `merge`.
+pub fn write_results(dir: &Path, results: &ResultsFile, review: &Review) -> Result<(), String> {
+    write_json(&dir.join(RESULTS), results)?;
+    crate::outputs::write_ci_files(dir, results, review)?;
+    Ok(())
 }
 
 /// The backend a worker actually opened.
