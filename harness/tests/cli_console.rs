@@ -105,6 +105,8 @@ fn a_terminal_gets_a_progress_bar_with_counts_and_an_eta() {
     );
     let output = Command::new("script")
         .args(["-qec", &command, "/dev/null"])
+        // A driver that prints to stdout mid-run: its line goes above the bar, not into it.
+        .env("HALFCHECK_WORKER_FAULT", "chatter=/mul_scalar")
         .output()
         .expect("script runs");
     let shown = text(&output);
@@ -118,6 +120,13 @@ fn a_terminal_gets_a_progress_bar_with_counts_and_an_eta() {
     assert!(
         shown.contains("\u{1b}[2K"),
         "the bar redraws in place: {shown:?}"
+    );
+    assert!(
+        shown.contains(
+            "\u{1b}[2Khalfcheck: warning: driver output on the worker's stdout: driver chatter \
+             while running cases/arithmetic/mul_scalar.shader_test\r\n"
+        ),
+        "the bar is cleared for the driver's line: {shown:?}"
     );
     assert!(shown.contains("verdict: "), "{shown}");
 }

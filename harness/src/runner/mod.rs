@@ -204,7 +204,7 @@ pub fn resume(dir: &Path, hooks: &Hooks) -> Result<RunOutcome, String> {
     let path = dir.join(JOURNAL);
     let journal = read_journal(&path).map_err(|e| format!("cannot resume: {e}"))?;
     for warning in damaged_lines(&path, &journal, "its test runs again") {
-        eprintln!("warning: {warning}");
+        log::warn!("{warning}");
     }
     let settings: Settings =
         serde_json::from_value(journal.header.settings.clone()).map_err(|e| {

@@ -77,9 +77,10 @@ impl Worker {
                     Err(e) if line.starts_with("{\"") => {
                         Reply::Fatal(format!("unreadable reply from the worker: {e}"))
                     }
-                    // Drivers sometimes print to stdout; only JSON lines are replies.
+                    // Drivers sometimes print to stdout; only JSON lines are replies. The
+                    // logger prints the line (escaped) above a live progress bar.
                     Err(_) => {
-                        eprintln!("worker: {line}");
+                        log::warn!("driver output on the worker's stdout: {line}");
                         continue;
                     }
                 };

@@ -115,11 +115,12 @@ fn send(out: &mut impl Write, reply: &Reply) -> bool {
     }
 }
 
-/// Deliberate faults for testing crash and hang recovery.
+/// Deliberate faults for testing crash and hang recovery, and a driver that prints.
 struct Faults {
     crash: Option<Regex>,
     crash_once: Option<Regex>,
     hang: Option<Regex>,
+    chatter: Option<Regex>,
 }
 
 impl Faults {
@@ -129,6 +130,7 @@ impl Faults {
             crash: None,
             crash_once: None,
             hang: None,
+            chatter: None,
         };
         let Ok(spec) = std::env::var("HALFCHECK_WORKER_FAULT") else {
             return faults;
@@ -141,6 +143,7 @@ impl Faults {
                 ("crash", Ok(re)) => faults.crash = Some(re),
                 ("crash-once", Ok(re)) => faults.crash_once = Some(re),
                 ("hang", Ok(re)) => faults.hang = Some(re),
+                ("chatter", Ok(re)) => faults.chatter = Some(re),
                 _ => eprintln!("halfcheck worker: ignoring fault '{part}'"),
             }
         }
@@ -149,8 +152,12 @@ impl Faults {
 
     /// Crashes or hangs when the test's name matches. `crash-once` crashes only the first
     /// time a test runs: it leaves a file named after the test in the directory
-    /// `HALFCHECK_WORKER_FAULT_STATE`, which survives the crashed worker.
+    /// `HALFCHECK_WORKER_FAULT_STATE`, which survives the crashed worker. `chatter` prints a
+    /// line to stdout, the protocol's channel, as some drivers do.
     fn inject(&self, name: &str) {
+        if self.chatter.as_ref().is_some_and(|re| re.is_match(name)) {
+            println!("driver chatter while running {name}");
+        }
         if self.crash.as_ref().is_some_and(|re| re.is_match(name)) {
             std::process::abort();
         }
