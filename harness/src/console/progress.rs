@@ -77,12 +77,15 @@ impl ProgressDisplay {
         }
     }
 
-    /// Takes the bar off the terminal.
+    /// Draws the bar a last time, where the run got to (a stopped run's bar is not full), and
+    /// leaves it on the terminal above the summary; a run that never started draws none.
     pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
         set_live_bar(None);
+        if let Some(bar) = self.bar.as_ref().filter(|bar| bar.length().is_some()) {
+            bar.abandon();
+            // The cursor is still on the bar's line.
+            eprint_line("");
+        }
     }
 }
 
