@@ -63,9 +63,7 @@ pub fn find(paths: &[PathBuf]) -> Found {
             };
             walk.dir(&path, Roots::above(&path));
         } else {
-            found
-                .errors
-                .push(format!("{}: no such file or directory", given.display()));
+            found.errors.push(not_a_test(given));
         }
     }
     // A file reached through two paths given is one test.
@@ -94,6 +92,36 @@ pub fn find(paths: &[PathBuf]) -> Found {
 pub fn find_tests(paths: &[PathBuf]) -> (Vec<TestFile>, Vec<String>) {
     let found = find(paths);
     (found.tests, found.errors)
+}
+
+/// Why `path`, neither a file nor a directory, cannot be run: it does not exist, cannot be
+/// looked at, or is something else (a device, a pipe, a socket), said as what it is.
+fn not_a_test(path: &Path) -> String {
+    use std::os::unix::fs::FileTypeExt;
+    let what = match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return format!("{}: no such file or directory", path.display());
+        }
+        Err(e) => return format!("{}: cannot read: {e}", path.display()),
+        Ok(meta) => {
+            let kind = meta.file_type();
+            if kind.is_char_device() {
+                "a character device"
+            } else if kind.is_block_device() {
+                "a block device"
+            } else if kind.is_fifo() {
+                "a named pipe"
+            } else if kind.is_socket() {
+                "a socket"
+            } else {
+                "not a regular file"
+            }
+        }
+    };
+    format!(
+        "{}: {what}, not a .shader_test file or a directory",
+        path.display()
+    )
 }
 
 /// The suite roots in force at a directory: the nearest marked one and the nearest `spec`.

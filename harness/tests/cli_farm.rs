@@ -282,15 +282,24 @@ fn two_files_that_would_share_a_name_stop_the_run_before_it_starts() {
 }
 
 #[test]
-fn a_path_that_does_not_exist_is_an_error_even_beside_a_good_one() {
+fn a_path_that_does_not_exist_or_is_a_device_is_an_error_even_beside_a_good_one() {
     let root = temp_dir("missing");
     let out = output({
         let mut c = run(&root.join("out"), &["--backend", "mock"]);
-        c.arg(cases().join("lowp")).arg(root.join("no-such-dir"));
+        c.arg(cases().join("lowp"))
+            .arg(root.join("no-such-dir"))
+            .arg("/dev/null");
         c
     });
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("no-such-dir: no such file or directory"));
+    assert!(
+        text(&out)
+            .contains("/dev/null: a character device, not a .shader_test file or a directory"),
+        "{}",
+        text(&out)
+    );
+    assert!(!root.join("out").exists(), "nothing ran");
 }
 
 /// Issue 11: the 105 GL ES files of Debian's piglit, given as files, several sharing a file
