@@ -98,6 +98,28 @@ pub fn compile(
     file_name: &str,
     options: &CompileOptions,
 ) -> Result<ir::Module, Diagnostic> {
+    compile_mapped(source, stage, file_name, options).map(|compiled| compiled.module)
+}
+
+/// A compiled shader with what its spans point into.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    /// The IR.
+    pub module: ir::Module,
+    /// The preprocessed text the IR's spans are byte ranges of.
+    pub text: String,
+    /// Maps those bytes back to lines and columns of the source given.
+    pub source_map: SourceMap,
+}
+
+/// [`compile`], keeping the preprocessed text and its source map, so that each IR node's
+/// span can be shown in the source (reports annotate operations this way).
+pub fn compile_mapped(
+    source: &str,
+    stage: Stage,
+    file_name: &str,
+    options: &CompileOptions,
+) -> Result<Compiled, Diagnostic> {
     let unit = parse_shader(source, stage, file_name)?;
     let mut module = sema::analyze(&unit, options.model).map_err(|e| {
         let location = unit.source_map.locate(e.span.start);
@@ -111,5 +133,9 @@ pub fn compile(
             passes::mesa_pipeline::run(&mut module);
         }
     }
-    Ok(module)
+    Ok(Compiled {
+        module,
+        text: unit.source,
+        source_map: unit.source_map,
+    })
 }

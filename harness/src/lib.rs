@@ -11,6 +11,7 @@ pub mod console;
 pub mod discover;
 pub mod lint;
 pub mod outputs;
+pub mod report;
 pub mod review;
 pub mod runner;
 pub mod shader_test;

@@ -6,6 +6,7 @@ use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
 use halfcheck::console::{logger, progress::ProgressDisplay, summary::summary};
 use halfcheck::outputs::{self, CI_FILES};
+use halfcheck::report::{report, report_run, Images, ReportOptions};
 use halfcheck::results::ResultsFile;
 use halfcheck::review::Review;
 use halfcheck::runner::journal::{load_results, RESULTS};
@@ -41,6 +42,8 @@ enum Commands {
     },
     /// Run .shader_test files on a GL driver or the emulator and write results.json.
     Run(Box<RunArgs>),
+    /// Write the HTML accuracy report for one or more runs.
+    Report(ReportArgs),
     /// Check that mediump tests can prove lowering: discriminating probes, nothing foldable,
     /// expected values that match a prediction.
     Lint {
@@ -169,6 +172,9 @@ struct RunArgs {
     /// RESULTS/framebuffers/<test name>.rgba32f (see README).
     #[arg(long)]
     framebuffers: bool,
+    /// Do not write the HTML report into DIR/report/.
+    #[arg(long)]
+    no_report: bool,
 }
 
 /// `K/N` with 1 <= K <= N.
@@ -190,6 +196,7 @@ fn main() -> ExitCode {
     match cli.command {
         Commands::Parse { paths, stats } => parse_command(&paths, stats),
         Commands::Run(args) => run_command(*args),
+        Commands::Report(args) => report_command(args),
         Commands::Compare { old, new } => compare_command(&old, &new),
         Commands::Merge {
             inputs,
@@ -301,6 +308,9 @@ fn run_command(args: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Unless --no-report, the HTML report goes into DIR/report/ with the baseline beside the
+    // run; failing to write it is a warning, never a failed run.
+    let report_baseline = (!args.no_report).then(|| args.baseline.clone());
     let progress = ProgressDisplay::new();
     let hooks = Hooks {
         command_line: std::env::args().collect(),
@@ -358,7 +368,19 @@ fn run_command(args: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let code = report(&outcome.results, &review, &outcome.results_path);
+    let code = print_outcome(&outcome.results, &review, &outcome.results_path);
+    if let Some(baseline_path) = report_baseline {
+        let baseline = review.baseline().zip(baseline_path.as_deref());
+        let out = outcome
+            .results_path
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join("report");
+        match report_run(&outcome.results, &outcome.results_path, baseline, &out) {
+            Ok(summary) => println!("report: {}", summary.index.display()),
+            Err(e) => log::warn!("no report: {e}"),
+        }
+    }
     match outcome.signal_exit {
         Some(signal) => ExitCode::from(signal),
         None => code,
@@ -383,7 +405,7 @@ fn merge_command(
             for warning in &merged.warnings {
                 log::warn!("{warning}");
             }
-            report(&merged.results, &review, &output.join(RESULTS))
+            print_outcome(&merged.results, &review, &output.join(RESULTS))
         }
         Err(e) => {
             log::error!("{e}");
@@ -394,7 +416,7 @@ fn merge_command(
 
 /// Prints the summary of a finished run (and its comparison with the baseline) and where its
 /// files are; exit 1 when the review found anything that fails it.
-fn report(results: &ResultsFile, review: &Review, results_path: &Path) -> ExitCode {
+fn print_outcome(results: &ResultsFile, review: &Review, results_path: &Path) -> ExitCode {
     print!("{}", summary(results, review));
     if let Some(comparison) = review.comparison(results) {
         print!("{}", comparison.report());
@@ -422,6 +444,67 @@ fn export_command(results: &Path, piglit: &Path) -> ExitCode {
     match written {
         Ok(path) => {
             println!("piglit results: {}", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            log::error!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Arguments of `halfcheck report`.
+#[derive(clap::Args, Debug)]
+struct ReportArgs {
+    /// results.json files, results directories or journals (results.jsonl), one column each.
+    #[arg(required = true)]
+    results: Vec<PathBuf>,
+    /// The site's directory.
+    #[arg(short = 'o', long = "out", default_value = "report")]
+    out: PathBuf,
+    /// A run to compare every other with (shown first).
+    #[arg(long)]
+    baseline: Option<PathBuf>,
+    /// The results are nights of one driver, oldest first: trend and first night of each
+    /// regression.
+    #[arg(long)]
+    history: bool,
+    /// Where to find the tests' files, when not at the paths their runs were given.
+    #[arg(long = "tests")]
+    tests: Vec<PathBuf>,
+    /// Skip the emulator's framebuffer images.
+    #[arg(long)]
+    no_images: bool,
+}
+
+/// `halfcheck report`: exit 0 when the site was written, 2 when it could not be.
+fn report_command(args: ReportArgs) -> ExitCode {
+    let options = ReportOptions {
+        inputs: args.results,
+        out: args.out,
+        baseline: args.baseline,
+        history: args.history,
+        tests: args.tests,
+        images: if args.no_images {
+            Images::None
+        } else {
+            Images::All
+        },
+    };
+    let started = Instant::now();
+    match report(&options) {
+        Ok(summary) => {
+            for w in &summary.warnings {
+                log::warn!("{w}");
+            }
+            println!(
+                "report: {} ({} files, {:.1} MB, {} regressions, {:.1} s)",
+                summary.index.display(),
+                summary.written.files,
+                summary.written.bytes as f64 / 1e6,
+                summary.regressions,
+                started.elapsed().as_secs_f64()
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -204,6 +204,11 @@ impl Review {
         self.failing(results) == 0
     }
 
+    /// The baseline run, if there is one.
+    pub fn baseline(&self) -> Option<&ResultsFile> {
+        self.baseline.as_ref()
+    }
+
     /// The run compared with the baseline (fixes, new and removed tests too), if there is one.
     pub fn comparison(&self, results: &ResultsFile) -> Option<Comparison> {
         self.baseline.as_ref().map(|b| compare(b, results))

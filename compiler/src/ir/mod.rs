@@ -26,6 +26,7 @@ pub mod constant;
 pub mod dump;
 pub mod ops;
 pub mod types;
+pub mod visit;
 
 use serde::{Deserialize, Serialize};
 

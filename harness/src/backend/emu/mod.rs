@@ -161,3 +161,18 @@ fn run<D: Domain>(
     evaluation.result.duration_s = started.elapsed().as_secs_f64();
     (evaluation, window)
 }
+
+/// The whole framebuffer after `test`'s commands ran on the emulator in `mode` (every pixel
+/// shaded), for reports; an error says why the emulator could not run it.
+pub fn render(test: &ShaderTest, mode: Mode) -> Result<WindowImage, String> {
+    let domain = Rounding::new(mode);
+    let (evaluation, window) = run(test, &domain, &compile_options(mode), &[], true);
+    match (evaluation.result.status, window) {
+        (Status::Pass | Status::Warn | Status::Fail, Some(window)) => Ok(window),
+        (status, _) => Err(format!(
+            "the emulator could not run it ({}): {}",
+            status.as_str(),
+            evaluation.result.reason.unwrap_or_default()
+        )),
+    }
+}

@@ -1,0 +1,166 @@
+//! The one place that turns the results contract into the renderer's model: when
+//! `results.json` grows, this is the file that follows.
+
+use super::detail::float_image;
+use super::load::Loaded;
+use crate::backend::WindowImage;
+use crate::results::{ChannelAnalysis, FramebufferFile, ProbeResult, RunInfo, TestResult};
+use crate::verdict::compare::{Change, Comparison};
+use halfcheck_reports::model;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A run for the renderer; `rerun` gives the command that reruns one test of it.
+pub fn run(loaded: &Loaded, label: &str, rerun: &dyn Fn(&str) -> Option<String>) -> model::Run {
+    let info = &loaded.results.run;
+    let directory = loaded.path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    model::Run {
+        label: label.to_string(),
+        source: loaded.path.clone(),
+        backend: info.backend.clone(),
+        renderer: info.renderer.clone(),
+        versions: info.versions.clone(),
+        precision_formats: precision_formats(info),
+        started: info.started.clone(),
+        finished: info.finished.clone(),
+        command_line: info.command_line.clone(),
+        tests: loaded
+            .results
+            .tests
+            .iter()
+            .map(|(name, result)| (name.clone(), test(result, rerun(name), &directory)))
+            .collect(),
+    }
+}
+
+/// One test of a run whose results directory is `directory` (where its framebuffer files
+/// are); a framebuffer file that cannot be read says why in the test's logs.
+fn test(result: &TestResult, rerun: Option<String>, directory: &Path) -> model::TestRun {
+    let mut logs = result.logs.clone();
+    let observed_image =
+        result
+            .framebuffer
+            .as_ref()
+            .and_then(|file| match observed_image(file, directory) {
+                Ok(image) => Some(image),
+                Err(why) => {
+                    logs.insert("framebuffer".into(), why);
+                    None
+                }
+            });
+    model::TestRun {
+        status: result.status.as_str().to_string(),
+        verdict: result.verdict.map(|v| v.as_str().to_string()),
+        duration_s: result.duration_s,
+        reason: result.reason.clone(),
+        probes: result.probes.iter().map(probe).collect(),
+        logs,
+        rerun,
+        observed_image,
+    }
+}
+
+/// The framebuffer a run kept (`run --framebuffers`).
+fn observed_image(file: &FramebufferFile, directory: &Path) -> Result<model::FloatImage, String> {
+    let path = directory.join(&file.path);
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let window = WindowImage::from_bytes(file.width, file.height, &bytes).ok_or_else(|| {
+        format!(
+            "{}: {} bytes, not the {} x {} x 16 its results record",
+            path.display(),
+            bytes.len(),
+            file.width,
+            file.height
+        )
+    })?;
+    Ok(float_image(&window))
+}
+
+fn probe(p: &ProbeResult) -> model::Probe {
+    model::Probe {
+        line: p.line,
+        pixel: p.pixel,
+        expected: p.expected.clone(),
+        observed: p.observed.iter().map(|v| f64::from(*v)).collect(),
+        pass: p.pass,
+        channels: p.channels.iter().map(channel).collect(),
+    }
+}
+
+fn channel(c: &ChannelAnalysis) -> model::Channel {
+    model::Channel {
+        observed: c.observed,
+        highp: c.highp,
+        mediump: c.mediump,
+        exact: c.exact,
+        reference: None,
+        highp_bounds: (c.highp_bounds.lo, c.highp_bounds.hi),
+        mediump_bounds: (c.mediump_bounds.lo, c.mediump_bounds.hi),
+        verdict: serde_json::to_value(c.verdict)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default(),
+        evidence: None,
+        matches_mediump: c.matches_mediump,
+        ulp16_error: c.ulp16_error,
+        ulp32_error: c.ulp32_error,
+    }
+}
+
+/// `glGetShaderPrecisionFormat` per stage and type, from the run's context, as
+/// `"fragment medium_float" -> "range 2^-15..2^15, 10 bits"`.
+fn precision_formats(info: &RunInfo) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Some(stages) = info
+        .context
+        .get("shader_precision_format")
+        .and_then(|v| v.as_object())
+    else {
+        return out;
+    };
+    for (stage, types) in stages {
+        let Some(types) = types.as_object() else {
+            continue;
+        };
+        for (ty, format) in types {
+            let field = |k: &str| format.get(k).and_then(|v| v.as_i64()).unwrap_or(0);
+            let bits = if ty.ends_with("_int") {
+                String::new()
+            } else {
+                format!(", {} bits", field("precision"))
+            };
+            out.insert(
+                format!("{stage} {ty}"),
+                format!(
+                    "range (-2^{}, 2^{}){bits}",
+                    field("range_min"),
+                    field("range_max")
+                ),
+            );
+        }
+    }
+    out
+}
+
+/// A changed test for the renderer.
+pub fn change(c: &Change) -> model::Change {
+    model::Change {
+        name: c.name.clone(),
+        old: c.old.clone(),
+        new: c.new.clone(),
+    }
+}
+
+/// A comparison for the renderer.
+pub fn comparison(old: &str, new: &str, c: &Comparison) -> model::Comparison {
+    let changes = |list: &[Change]| list.iter().map(change).collect();
+    model::Comparison {
+        old: old.to_string(),
+        new: new.to_string(),
+        regressions: changes(&c.regressions),
+        fixes: changes(&c.fixes),
+        changes: changes(&c.changes),
+        new_tests: c.new_tests.clone(),
+        removed_tests: c.removed_tests.clone(),
+    }
+}

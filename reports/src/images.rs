@@ -1,0 +1,173 @@
+//! PNG images of float framebuffers: the framebuffer as a person sees it (channels clamped to
+//! [0, 1], alpha ignored so nothing turns invisible) and a heat map of the difference between
+//! two framebuffers.
+//!
+//! The heat map shows, per pixel, the largest difference over the four channels on a log
+//! scale from 2^-24 (binary16's smallest step near zero) to 1, with a colour map that runs from
+//! dark blue through teal to yellow (after viridis): its lightness rises steadily, so it reads
+//! without telling red from green and in grey. Pixels that do not differ are black; a NaN or
+//! infinite difference is white.
+
+use crate::model::FloatImage;
+use image::{ImageFormat, Rgb, RgbImage};
+use std::io::Cursor;
+
+/// The smallest difference the heat map tells apart from zero, as a power of two.
+pub const HEAT_MIN_LOG2: f64 = -24.0;
+
+/// The framebuffer as a PNG, top row first as on screen.
+pub fn framebuffer_png(image: &FloatImage) -> Result<Vec<u8>, String> {
+    let to_byte = |v: f32| {
+        let clamped = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+        (clamped * 255.0 + 0.5) as u8
+    };
+    encode(image.width, image.height, |x, y| {
+        let p = pixel(image, x, y).unwrap_or([0.0; 4]);
+        Rgb([to_byte(p[0]), to_byte(p[1]), to_byte(p[2])])
+    })
+}
+
+/// A heat map of |a - b| per pixel (largest over the channels), with the largest difference
+/// found; `None` when the images differ in size.
+pub fn difference_png(a: &FloatImage, b: &FloatImage) -> Option<Result<(Vec<u8>, f64), String>> {
+    if a.width != b.width || a.height != b.height || a.pixels.len() != b.pixels.len() {
+        return None;
+    }
+    let differences: Vec<f64> = a
+        .pixels
+        .iter()
+        .zip(&b.pixels)
+        .map(|(p, q)| {
+            p.iter().zip(q).fold(0.0, |largest: f64, (u, v)| {
+                let d = if u.to_bits() == v.to_bits() {
+                    0.0
+                } else {
+                    (f64::from(*u) - f64::from(*v)).abs()
+                };
+                if d.is_nan() {
+                    f64::INFINITY
+                } else {
+                    largest.max(d)
+                }
+            })
+        })
+        .collect();
+    let largest = differences.iter().copied().fold(0.0, f64::max);
+    let at = |x: u32, y: u32| {
+        let row = a.height.saturating_sub(1).saturating_sub(y) as usize;
+        differences
+            .get(row * a.width as usize + x as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    Some(encode(a.width, a.height, |x, y| heat(at(x, y))).map(|png| (png, largest)))
+}
+
+/// The heat map's colour for a difference.
+pub fn heat(difference: f64) -> Rgb<u8> {
+    if difference == 0.0 {
+        return Rgb([0, 0, 0]);
+    }
+    if !difference.is_finite() {
+        return Rgb([255, 255, 255]);
+    }
+    let t = ((difference.log2() - HEAT_MIN_LOG2) / -HEAT_MIN_LOG2).clamp(0.0, 1.0);
+    colour_map(t)
+}
+
+/// Viridis, sampled at five stops and interpolated linearly.
+pub fn colour_map(t: f64) -> Rgb<u8> {
+    const STOPS: [[f64; 3]; 5] = [
+        [68.0, 1.0, 84.0],
+        [59.0, 82.0, 139.0],
+        [33.0, 145.0, 140.0],
+        [94.0, 201.0, 98.0],
+        [253.0, 231.0, 37.0],
+    ];
+    let scaled = t.clamp(0.0, 1.0) * (STOPS.len() - 1) as f64;
+    let i = (scaled.floor() as usize).min(STOPS.len() - 2);
+    let f = scaled - i as f64;
+    let (lo, hi) = (STOPS[i], STOPS[i + 1]);
+    let mix = |c: usize| (lo[c] + (hi[c] - lo[c]) * f).round() as u8;
+    Rgb([mix(0), mix(1), mix(2)])
+}
+
+/// Pixel `(x, y)` counted from the top-left corner.
+fn pixel(image: &FloatImage, x: u32, y: u32) -> Option<[f32; 4]> {
+    let row = image.height.checked_sub(1)?.checked_sub(y)?;
+    image
+        .pixels
+        .get(row as usize * image.width as usize + x as usize)
+        .copied()
+}
+
+/// Encodes a `width` x `height` PNG whose pixel `(x, y)` (from the top left) is `f(x, y)`.
+fn encode(width: u32, height: u32, f: impl Fn(u32, u32) -> Rgb<u8>) -> Result<Vec<u8>, String> {
+    let img = RgbImage::from_fn(width, height, f);
+    let mut bytes = Cursor::new(Vec::new());
+    img.write_to(&mut bytes, ImageFormat::Png)
+        .map_err(|e| format!("cannot encode PNG: {e}"))?;
+    Ok(bytes.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn image(width: u32, height: u32, f: impl Fn(u32, u32) -> [f32; 4]) -> FloatImage {
+        let mut pixels = Vec::new();
+        for y in 0..height {
+            for x in 0..width {
+                pixels.push(f(x, y));
+            }
+        }
+        FloatImage {
+            width,
+            height,
+            pixels,
+        }
+    }
+
+    #[test]
+    fn framebuffer_png_puts_gl_row_zero_at_the_bottom() {
+        let img = image(2, 2, |_, y| {
+            if y == 0 {
+                [1.0, 0.0, 0.0, 1.0]
+            } else {
+                [0.0; 4]
+            }
+        });
+        let png = framebuffer_png(&img).expect("encodes");
+        let decoded = image::load_from_memory(&png).expect("decodes").to_rgb8();
+        assert_eq!(decoded.get_pixel(0, 1), &Rgb([255, 0, 0]));
+        assert_eq!(decoded.get_pixel(0, 0), &Rgb([0, 0, 0]));
+    }
+
+    #[test]
+    fn heat_map_is_black_where_equal_and_brighter_where_the_difference_grows() {
+        let a = image(3, 1, |_, _| [0.5; 4]);
+        let b = image(3, 1, |x, _| {
+            [0.5 + [0.0, 1.0 / 4096.0, 0.25][x as usize], 0.5, 0.5, 0.5]
+        });
+        let (png, largest) = difference_png(&a, &b).expect("same size").expect("encodes");
+        assert_eq!(largest, 0.25);
+        let decoded = image::load_from_memory(&png).expect("decodes").to_rgb8();
+        let lightness = |x: u32| {
+            decoded
+                .get_pixel(x, 0)
+                .0
+                .iter()
+                .map(|&c| u32::from(c))
+                .sum::<u32>()
+        };
+        assert_eq!(lightness(0), 0);
+        assert!(lightness(1) > 0 && lightness(2) > lightness(1));
+    }
+
+    #[test]
+    fn images_of_different_sizes_have_no_difference_map() {
+        assert!(
+            difference_png(&image(1, 1, |_, _| [0.0; 4]), &image(2, 1, |_, _| [0.0; 4])).is_none()
+        );
+    }
+}

@@ -1,0 +1,215 @@
+//! The lowering coverage matrix: one row per operation or built-in that some test computes at
+//! lowp or mediump (from the compiler's IR of each test), one column per run. A cell sums up
+//! the verdicts of the tests behind it on that run and links to their list.
+
+use crate::front::VERDICT_ORDER;
+use crate::html::{self, esc, Nav};
+use crate::model::Site;
+use crate::Links;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// What a cell says about its tests' verdicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell {
+    /// No test of this run exercises the operation.
+    Empty,
+    /// Every judged test lowered.
+    Lowered,
+    /// Some tests lowered and some not, or a test partly.
+    Partial,
+    /// No judged test lowered.
+    NotLowered,
+    /// Some test was too inaccurate even for mediump.
+    OutOfBounds,
+    /// No test could tell.
+    Undetermined,
+}
+
+impl Cell {
+    /// The verdict name the cell is coloured as.
+    pub fn verdict(self) -> Option<&'static str> {
+        match self {
+            Cell::Empty => None,
+            Cell::Lowered => Some("lowered"),
+            Cell::Partial => Some("partial"),
+            Cell::NotLowered => Some("not-lowered"),
+            Cell::OutOfBounds => Some("out-of-bounds"),
+            Cell::Undetermined => Some("undetermined"),
+        }
+    }
+
+    /// Sums up the verdicts of a cell's tests (`None`: unjudged).
+    pub fn of<'a>(verdicts: impl IntoIterator<Item = Option<&'a str>>) -> Cell {
+        let (mut any, mut lowered, mut partial, mut not, mut oob) = (false, 0, 0, 0, 0);
+        for v in verdicts {
+            any = true;
+            match v {
+                Some("lowered") => lowered += 1,
+                Some("partial") => partial += 1,
+                Some("not-lowered") => not += 1,
+                Some("out-of-bounds") => oob += 1,
+                _ => {}
+            }
+        }
+        match () {
+            _ if !any => Cell::Empty,
+            _ if oob > 0 => Cell::OutOfBounds,
+            _ if partial > 0 || (lowered > 0 && not > 0) => Cell::Partial,
+            _ if lowered > 0 => Cell::Lowered,
+            _ if not > 0 => Cell::NotLowered,
+            _ => Cell::Undetermined,
+        }
+    }
+}
+
+/// Per operation, per run (by index), the tests that exercise it and ran there.
+pub fn rows(site: &Site) -> BTreeMap<String, Vec<Vec<String>>> {
+    let mut rows: BTreeMap<String, Vec<Vec<String>>> = BTreeMap::new();
+    for (name, detail) in &site.details {
+        for op in &detail.operations {
+            let row = rows
+                .entry(op.clone())
+                .or_insert_with(|| vec![Vec::new(); site.runs.len()]);
+            for (i, run) in site.runs.iter().enumerate() {
+                if run.tests.contains_key(name) {
+                    row[i].push(name.clone());
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// `matrix.html`.
+pub fn page(site: &Site, links: &Links) -> String {
+    let rows = rows(site);
+    let mut body = String::from(
+        "<p class=\"note\">Rows: the operations and built-ins that tests compute at lowp or \
+         mediump, read from halfcheck's compiler (Mesa's precision rules). Columns: runs. A cell \
+         sums up the verdicts of the tests behind it on that run (judged tests / all) and links \
+         to them; a test counts for every operation it computes at reduced precision.</p>\n\
+         <div class=\"legend\">",
+    );
+    for v in [
+        "lowered",
+        "partial",
+        "not-lowered",
+        "out-of-bounds",
+        "undetermined",
+    ] {
+        body.push_str(&html::verdict_badge(Some(v)));
+    }
+    body.push_str("</div>\n");
+    if rows.is_empty() {
+        body.push_str(
+            "<p>No test computes anything at lowp or mediump, or no test's source was found.</p>\n",
+        );
+    }
+    body.push_str(
+        "<input class=\"filter\" hidden data-table=\"matrix\" placeholder=\"filter operations\">\n\
+         <table class=\"matrix sortable\" id=\"matrix\"><thead><tr><th>operation</th>",
+    );
+    for run in &site.runs {
+        let _ = write!(
+            body,
+            "<th>{}<br><span class=\"muted\">{}</span></th>",
+            esc(&run.label),
+            esc(&run.renderer)
+        );
+    }
+    body.push_str("</tr></thead><tbody>\n");
+    for (r, (op, per_run)) in rows.iter().enumerate() {
+        let _ = write!(body, "<tr><td><code>{}</code></td>", esc(op));
+        for (i, tests) in per_run.iter().enumerate() {
+            let verdicts: Vec<Option<&str>> = tests
+                .iter()
+                .map(|t| site.runs[i].tests.get(t).and_then(|x| x.verdict.as_deref()))
+                .collect();
+            let cell = Cell::of(verdicts.iter().copied());
+            let Some(verdict) = cell.verdict() else {
+                body.push_str("<td class=\"cell empty\">—</td>");
+                continue;
+            };
+            let lowered = verdicts.iter().filter(|v| **v == Some("lowered")).count();
+            let _ = write!(
+                body,
+                "<td class=\"cell {}\" data-sort=\"{}\" title=\"{}: {lowered} of {} tests lowered\">\
+                 <a href=\"#cell-{r}-{i}\">{} {lowered}/{}</a></td>",
+                html::verdict_class(Some(verdict)),
+                verdict,
+                esc(verdict),
+                tests.len(),
+                html::verdict_glyph(verdict),
+                tests.len()
+            );
+        }
+        body.push_str("</tr>\n");
+    }
+    body.push_str("</tbody></table>\n<h2>Tests behind each cell</h2>\n");
+    for (r, (op, per_run)) in rows.iter().enumerate() {
+        for (i, tests) in per_run.iter().enumerate() {
+            if tests.is_empty() {
+                continue;
+            }
+            let _ = write!(
+                body,
+                "<h3 id=\"cell-{r}-{i}\"><code>{}</code> on {}</h3><ul>",
+                esc(op),
+                esc(&site.runs[i].label)
+            );
+            let mut by_verdict: Vec<(usize, &String, Option<&str>)> = tests
+                .iter()
+                .map(|t| {
+                    let v = site.runs[i].tests.get(t).and_then(|x| x.verdict.as_deref());
+                    let rank = v
+                        .and_then(|v| VERDICT_ORDER.iter().position(|k| *k == v))
+                        .unwrap_or(VERDICT_ORDER.len());
+                    (rank, t, v)
+                })
+                .collect();
+            by_verdict.sort();
+            for (_, t, v) in by_verdict {
+                let _ = write!(
+                    body,
+                    "<li>{} {}</li>",
+                    html::verdict_badge(v),
+                    links.test_anchor(t, "")
+                );
+            }
+            body.push_str("</ul>\n");
+        }
+    }
+    html::page(
+        "Lowering matrix",
+        "Lowering coverage matrix",
+        Nav::Matrix,
+        "",
+        site.history.is_some(),
+        &body,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cell_is_partial_when_its_tests_disagree_and_out_of_bounds_wins() {
+        assert_eq!(Cell::of([Some("lowered"), Some("lowered")]), Cell::Lowered);
+        assert_eq!(
+            Cell::of([Some("lowered"), Some("not-lowered")]),
+            Cell::Partial
+        );
+        assert_eq!(
+            Cell::of([Some("not-lowered"), Some("undetermined")]),
+            Cell::NotLowered
+        );
+        assert_eq!(
+            Cell::of([Some("lowered"), Some("out-of-bounds")]),
+            Cell::OutOfBounds
+        );
+        assert_eq!(Cell::of([None, Some("undetermined")]), Cell::Undetermined);
+        assert_eq!(Cell::of([]), Cell::Empty);
+    }
+}
