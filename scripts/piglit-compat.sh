@@ -76,64 +76,8 @@ trap 'rm -rf "$work"' EXIT
 # driver, so neither runner finds shaders the other compiled.
 
 # --- 1. Select the files and pick each one's runner (piglit's Parser rule). -------------
-# Writes runners.tsv: name <TAB> runner <TAB> absolute path.
-python3 - "$PIGLIT_DIR" "$ANCHORS" > "$OUT/runners.tsv" <<'EOF'
-import os, re, sys
-
-piglit_dir, anchors = sys.argv[1], sys.argv[2]
-# The two patterns of piglit's framework/test/shader_test.py (Parser), applied the same way:
-# only lines between [require] and the next section; the first GL line and the first GLSL
-# line count.
-GL = re.compile(r'^GL\s+(?P<profile>(ES|CORE|COMPAT))?\s*(?P<op>(<|<=|=|>=|>))\s*(?P<ver>\d\.\d)')
-GLSL = re.compile(r'^GLSL\s+(?P<es>ES)?\s*(?P<op>(<|<=|=|>=|>))\s*(?P<ver>\d\.\d+)')
-
-def runner(path):
-    """shader_runner_gles2/gles3 for a GL ES test, None for a desktop GL test."""
-    with open(path, encoding='utf-8') as f:
-        lines = iter(f.readlines())
-    for line in lines:
-        if line.startswith('[require]'):
-            break
-    else:
-        return None
-    es, gl_op, gl_ver, glsl_seen = False, None, 0.0, False
-    for line in lines:
-        if line.startswith('GL_'):
-            continue
-        m = GL.match(line) if not gl_ver else None
-        if m:
-            gl_op, gl_ver = m.group('op'), float(m.group('ver'))
-            es = es or m.group('profile') == 'ES'
-            continue
-        m = GLSL.match(line) if not glsl_seen else None
-        if m:
-            glsl_seen = True
-            es = es or bool(m.group('es'))
-            continue
-        if line.startswith('['):
-            break
-    if not es:
-        return None
-    if gl_op in ('<', '<=') or (gl_op in ('=', '>=') and gl_ver < 3):
-        return 'shader_runner_gles2'
-    return 'shader_runner_gles3'
-
-rows = []
-for prefix, root, subdirs in (('piglit', piglit_dir, ('tests', 'generated_tests')),
-                              ('anchors', anchors, ('',))):
-    for sub in subdirs:
-        for dirpath, _, files in os.walk(os.path.join(root, sub)):
-            for name in files:
-                if not name.endswith('.shader_test'):
-                    continue
-                path = os.path.join(dirpath, name)
-                prog = runner(path)
-                if prog:
-                    rel = os.path.relpath(path, root)
-                    rows.append((prefix + '/' + rel, prog, os.path.abspath(path)))
-for row in sorted(rows):
-    print('\t'.join(row))
-EOF
+# Writes runners.tsv: name <TAB> runner <TAB> absolute path (scripts/lib/piglit_gles.py).
+python3 "$repo/scripts/lib/piglit_gles.py" "$PIGLIT_DIR" "anchors=$ANCHORS" > "$OUT/runners.tsv"
 
 n_piglit=$(grep -c '^piglit/' "$OUT/runners.tsv" || true)
 n_anchors=$(grep -c '^anchors/' "$OUT/runners.tsv" || true)

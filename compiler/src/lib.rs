@@ -35,13 +35,15 @@ pub fn parse_shader(
     stage: Stage,
     file_name: &str,
 ) -> Result<TranslationUnit, Diagnostic> {
-    let pre = preprocess(source, stage, file_name)?;
+    let mut pre = preprocess(source, stage, file_name)?;
     let error = |message: String, span: Span| {
         let location = pre.source_map.locate(span.start);
         Diagnostic::at(message, file_name, source, location)
     };
-    let tokens =
-        front::token::tokenize(&pre.text, pre.version).map_err(|e| error(e.message, e.span))?;
+    // The raw tokens are freed as they are classified, before the parser builds the tree.
+    let raw_tokens = std::mem::take(&mut pre.tokens);
+    let tokens = front::token::tokenize_scanned(&pre.text, raw_tokens, pre.version)
+        .map_err(|e| error(e.message, e.span))?;
     let items = front::parser::parse(&tokens, &pre.text).map_err(|e| error(e.message, e.span))?;
     Ok(TranslationUnit {
         version: pre.version,

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use halfcheck_compiler::{compile, CompileOptions, Stage};
-use halfcheck_test_support::piglit;
+use halfcheck_test_support::{gles_shader_sections, piglit};
 
 /// Compiler tests that must fail but halfcheck accepts: what it does not check yet.
 const KNOWN_ACCEPTED: &[(&str, &str)] = &[(
@@ -48,43 +48,9 @@ fn stage_of(name: &str) -> Option<Stage> {
 
 /// The GLSL ES shader sections of a GL ES `.shader_test`, with `#version` from `[require]`.
 fn es_shaders(text: &str) -> Vec<(Stage, String)> {
-    let mut sections: Vec<(String, String)> = Vec::new();
-    for line in text.lines() {
-        let t = line.trim_end();
-        if t.starts_with('[') && t.ends_with(']') {
-            sections.push((t[1..t.len() - 1].trim().to_owned(), String::new()));
-        } else if let Some((_, body)) = sections.last_mut() {
-            body.push_str(line);
-            body.push('\n');
-        }
-    }
-    let require: String = sections
-        .iter()
-        .filter(|(h, _)| h == "require")
-        .map(|(_, b)| b.clone())
-        .collect();
-    let es_version = require.lines().find_map(|l| {
-        let l = l.trim();
-        l.strip_prefix("GLSL ES >=")
-            .map(|v| v.trim().replace('.', ""))
-    });
-    let is_es = require
-        .lines()
-        .any(|l| l.trim_start().starts_with("GL ES") || l.trim_start().starts_with("GLSL ES"));
-    if !is_es {
-        return Vec::new();
-    }
-    sections
+    gles_shader_sections(text)
         .into_iter()
-        .filter_map(|(h, body)| {
-            let stage = stage_of(&h)?;
-            let has_version = body.lines().any(|l| l.trim_start().starts_with("#version"));
-            let body = match &es_version {
-                Some(v) if !has_version && v != "100" => format!("#version {v} es\n{body}"),
-                _ => body,
-            };
-            Some((stage, body))
-        })
+        .filter_map(|(name, body)| Some((stage_of(&name)?, body)))
         .collect()
 }
 

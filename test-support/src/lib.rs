@@ -73,6 +73,54 @@ pub fn xmllint() -> Option<PathBuf> {
     )
 }
 
+/// The shader sections of a piglit `.shader_test` that runs on GL ES, as
+/// `(section name, GLSL text)` (`"vertex shader"`, `"fragment shader"`, ... but not
+/// `"vertex shader passthrough"`); nothing for a desktop GL test.
+///
+/// A test is GL ES when a line of its `[require]` section starts with `GL ES` or `GLSL ES`.
+/// A section without `#version` gets `#version N es` first when `[require]` asks for
+/// `GLSL ES >= N` above 1.00, as piglit's shader_runner does.
+pub fn gles_shader_sections(text: &str) -> Vec<(String, String)> {
+    let mut sections: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        let t = line.trim_end();
+        if let Some(name) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            sections.push((name.trim().to_owned(), String::new()));
+        } else if let Some((_, body)) = sections.last_mut() {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    let require: String = sections
+        .iter()
+        .filter(|(name, _)| name == "require")
+        .map(|(_, body)| body.as_str())
+        .collect();
+    let is_es = require
+        .lines()
+        .any(|l| l.trim_start().starts_with("GL ES") || l.trim_start().starts_with("GLSL ES"));
+    if !is_es {
+        return Vec::new();
+    }
+    let es_version = require.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("GLSL ES >=")
+            .map(|v| v.trim().replace('.', ""))
+    });
+    sections
+        .into_iter()
+        .filter(|(name, _)| name.ends_with(" shader"))
+        .map(|(name, body)| {
+            let has_version = body.lines().any(|l| l.trim_start().starts_with("#version"));
+            let body = match &es_version {
+                Some(v) if !has_version && v != "100" => format!("#version {v} es\n{body}"),
+                _ => body,
+            };
+            (name, body)
+        })
+        .collect()
+}
+
 /// `path` when it exists; else the skip (or, when `require_var` is `1`, the failure).
 fn present(path: PathBuf, require_var: &str, what: &str) -> Option<PathBuf> {
     if path.exists() {

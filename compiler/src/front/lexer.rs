@@ -54,64 +54,110 @@ pub enum Punct {
     HashHash,
 }
 
-/// Three-, two- and one-byte punctuators, longest first.
-const PUNCTS: &[(&str, Punct)] = &[
-    ("<<=", Punct::ShlAssign),
-    (">>=", Punct::ShrAssign),
-    ("++", Punct::Inc),
-    ("--", Punct::Dec),
-    ("<<", Punct::Shl),
-    (">>", Punct::Shr),
-    ("<=", Punct::Le),
-    (">=", Punct::Ge),
-    ("==", Punct::EqEq),
-    ("!=", Punct::Ne),
-    ("&&", Punct::AndAnd),
-    ("||", Punct::OrOr),
-    ("^^", Punct::XorXor),
-    ("+=", Punct::AddAssign),
-    ("-=", Punct::SubAssign),
-    ("*=", Punct::MulAssign),
-    ("/=", Punct::DivAssign),
-    ("%=", Punct::ModAssign),
-    ("&=", Punct::AndAssign),
-    ("^=", Punct::XorAssign),
-    ("|=", Punct::OrAssign),
-    ("##", Punct::HashHash),
-    ("(", Punct::LParen),
-    (")", Punct::RParen),
-    ("[", Punct::LBracket),
-    ("]", Punct::RBracket),
-    ("{", Punct::LBrace),
-    ("}", Punct::RBrace),
-    (".", Punct::Dot),
-    (",", Punct::Comma),
-    (";", Punct::Semicolon),
-    (":", Punct::Colon),
-    ("?", Punct::Question),
-    ("+", Punct::Plus),
-    ("-", Punct::Minus),
-    ("*", Punct::Star),
-    ("/", Punct::Slash),
-    ("%", Punct::Percent),
-    ("<", Punct::Lt),
-    (">", Punct::Gt),
-    ("=", Punct::Assign),
-    ("!", Punct::Not),
-    ("~", Punct::Tilde),
-    ("&", Punct::Amp),
-    ("|", Punct::Pipe),
-    ("^", Punct::Caret),
-    ("#", Punct::Hash),
-];
-
 impl Punct {
     /// The punctuator's spelling.
     pub fn as_str(self) -> &'static str {
-        PUNCTS
-            .iter()
-            .find(|(_, p)| *p == self)
-            .map_or("", |(s, _)| s)
+        match self {
+            Punct::LParen => "(",
+            Punct::RParen => ")",
+            Punct::LBracket => "[",
+            Punct::RBracket => "]",
+            Punct::LBrace => "{",
+            Punct::RBrace => "}",
+            Punct::Dot => ".",
+            Punct::Comma => ",",
+            Punct::Semicolon => ";",
+            Punct::Colon => ":",
+            Punct::Question => "?",
+            Punct::Plus => "+",
+            Punct::Minus => "-",
+            Punct::Star => "*",
+            Punct::Slash => "/",
+            Punct::Percent => "%",
+            Punct::Lt => "<",
+            Punct::Gt => ">",
+            Punct::Le => "<=",
+            Punct::Ge => ">=",
+            Punct::EqEq => "==",
+            Punct::Ne => "!=",
+            Punct::Assign => "=",
+            Punct::Not => "!",
+            Punct::Tilde => "~",
+            Punct::Amp => "&",
+            Punct::Pipe => "|",
+            Punct::Caret => "^",
+            Punct::AndAnd => "&&",
+            Punct::OrOr => "||",
+            Punct::XorXor => "^^",
+            Punct::Shl => "<<",
+            Punct::Shr => ">>",
+            Punct::Inc => "++",
+            Punct::Dec => "--",
+            Punct::AddAssign => "+=",
+            Punct::SubAssign => "-=",
+            Punct::MulAssign => "*=",
+            Punct::DivAssign => "/=",
+            Punct::ModAssign => "%=",
+            Punct::ShlAssign => "<<=",
+            Punct::ShrAssign => ">>=",
+            Punct::AndAssign => "&=",
+            Punct::XorAssign => "^=",
+            Punct::OrAssign => "|=",
+            Punct::Hash => "#",
+            Punct::HashHash => "##",
+        }
+    }
+
+    /// The longest punctuator at the start of `bytes`, and its length.
+    fn scan(bytes: &[u8]) -> Option<(Punct, usize)> {
+        use Punct as P;
+        let first = *bytes.first()?;
+        let second = bytes.get(1).copied().unwrap_or(0);
+        // A punctuator whose second byte may be `=`, doubled, or both.
+        let pick = |single, doubled: Option<Punct>, with_eq: Option<Punct>| match second {
+            b'=' if with_eq.is_some() => with_eq.map(|p| (p, 2)),
+            _ if second == first && doubled.is_some() => doubled.map(|p| (p, 2)),
+            _ => Some((single, 1)),
+        };
+        match first {
+            b'(' => Some((P::LParen, 1)),
+            b')' => Some((P::RParen, 1)),
+            b'[' => Some((P::LBracket, 1)),
+            b']' => Some((P::RBracket, 1)),
+            b'{' => Some((P::LBrace, 1)),
+            b'}' => Some((P::RBrace, 1)),
+            b'.' => Some((P::Dot, 1)),
+            b',' => Some((P::Comma, 1)),
+            b';' => Some((P::Semicolon, 1)),
+            b':' => Some((P::Colon, 1)),
+            b'?' => Some((P::Question, 1)),
+            b'~' => Some((P::Tilde, 1)),
+            b'+' => pick(P::Plus, Some(P::Inc), Some(P::AddAssign)),
+            b'-' => pick(P::Minus, Some(P::Dec), Some(P::SubAssign)),
+            b'*' => pick(P::Star, None, Some(P::MulAssign)),
+            b'/' => pick(P::Slash, None, Some(P::DivAssign)),
+            b'%' => pick(P::Percent, None, Some(P::ModAssign)),
+            b'=' => pick(P::Assign, Some(P::EqEq), None),
+            b'!' => pick(P::Not, None, Some(P::Ne)),
+            b'&' => pick(P::Amp, Some(P::AndAnd), Some(P::AndAssign)),
+            b'|' => pick(P::Pipe, Some(P::OrOr), Some(P::OrAssign)),
+            b'^' => pick(P::Caret, Some(P::XorXor), Some(P::XorAssign)),
+            b'#' => pick(P::Hash, Some(P::HashHash), None),
+            b'<' | b'>' => {
+                let (less, less_eq, shift, shift_eq) = if first == b'<' {
+                    (P::Lt, P::Le, P::Shl, P::ShlAssign)
+                } else {
+                    (P::Gt, P::Ge, P::Shr, P::ShrAssign)
+                };
+                match (second == first, bytes.get(2) == Some(&b'=')) {
+                    (true, true) => Some((shift_eq, 3)),
+                    (true, false) => Some((shift, 2)),
+                    _ if second == b'=' => Some((less_eq, 2)),
+                    _ => Some((less, 1)),
+                }
+            }
+            _ => None,
+        }
     }
 }
 
@@ -192,37 +238,55 @@ impl Iterator for Scanner<'_> {
     type Item = RawToken;
 
     fn next(&mut self) -> Option<RawToken> {
-        let mut space_before = false;
-        while matches!(self.byte(self.pos), b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
-            self.pos += 1;
-            space_before = true;
+        let bytes = self.text.as_bytes();
+        let mut pos = self.pos;
+        while let Some(b' ' | b'\t' | b'\r' | 0x0b | 0x0c) = bytes.get(pos) {
+            pos += 1;
         }
-        let start = self.pos;
-        let rest = self.text.get(start..)?;
-        let first = *rest.as_bytes().first()?;
-        let kind = if first == b'\n' {
-            self.pos += 1;
-            RawKind::Newline
-        } else if first.is_ascii_alphabetic() || first == b'_' {
-            while matches!(self.byte(self.pos), b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_') {
-                self.pos += 1;
+        let space_before = pos > self.pos;
+        let start = pos;
+        let first = *bytes.get(start)?;
+        let kind = match first {
+            b'\n' => {
+                pos += 1;
+                RawKind::Newline
             }
-            RawKind::Ident
-        } else if first.is_ascii_digit() || (first == b'.' && self.byte(start + 1).is_ascii_digit())
-        {
-            self.scan_number();
-            RawKind::Number
-        } else if let Some((s, p)) = PUNCTS.iter().find(|(s, _)| rest.starts_with(s)) {
-            self.pos += s.len();
-            RawKind::Punct(*p)
-        } else {
-            self.pos += rest.chars().next().map_or(1, char::len_utf8);
-            RawKind::Other
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                pos += 1;
+                while let Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_') = bytes.get(pos) {
+                    pos += 1;
+                }
+                RawKind::Ident
+            }
+            b'0'..=b'9' => {
+                self.pos = start;
+                self.scan_number();
+                pos = self.pos;
+                RawKind::Number
+            }
+            b'.' if self.byte(start + 1).is_ascii_digit() => {
+                self.pos = start;
+                self.scan_number();
+                pos = self.pos;
+                RawKind::Number
+            }
+            _ => match Punct::scan(bytes.get(start..).unwrap_or(&[])) {
+                Some((p, len)) => {
+                    pos += len;
+                    RawKind::Punct(p)
+                }
+                None => {
+                    let other = self.text.get(start..).and_then(|rest| rest.chars().next());
+                    pos += other.map_or(1, char::len_utf8);
+                    RawKind::Other
+                }
+            },
         };
+        self.pos = pos;
         Some(RawToken {
             kind,
             start: u32::try_from(start).unwrap_or(u32::MAX),
-            end: u32::try_from(self.pos).unwrap_or(u32::MAX),
+            end: u32::try_from(pos).unwrap_or(u32::MAX),
             space_before,
         })
     }
@@ -250,6 +314,20 @@ mod tests {
         assert_eq!(kinds("1.5e-3f+x")[0], (RawKind::Number, "1.5e-3f"));
         assert_eq!(kinds(".5")[0], (RawKind::Number, ".5"));
         assert_eq!(kinds("0xE+1")[0], (RawKind::Number, "0xE"));
+    }
+
+    #[test]
+    fn every_punctuator_scans_back_to_itself() {
+        let spellings = [
+            "(", ")", "[", "]", "{", "}", ".", ",", ";", ":", "?", "+", "-", "*", "/", "%", "<",
+            ">", "<=", ">=", "==", "!=", "=", "!", "~", "&", "|", "^", "&&", "||", "^^", "<<",
+            ">>", "++", "--", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "#",
+            "##",
+        ];
+        for spelling in spellings {
+            let (punct, len) = Punct::scan(spelling.as_bytes()).expect(spelling);
+            assert_eq!((punct.as_str(), len), (spelling, spelling.len()));
+        }
     }
 
     #[test]

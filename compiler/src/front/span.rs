@@ -143,11 +143,40 @@ impl LineIndex {
 
     /// Physical (line, column) of rewritten byte `offset`.
     pub fn position(&self, offset: u32) -> (u32, u32) {
-        let index = self.anchors.partition_point(|a| a.0 <= offset);
-        match index.checked_sub(1).and_then(|i| self.anchors.get(i)) {
+        let mut hint = 0;
+        self.position_near(offset, &mut hint)
+    }
+
+    /// [`Self::position`] for offsets met in increasing order: `hint` remembers the anchor
+    /// used last, so the next lookup usually costs a comparison or two instead of a search.
+    pub fn position_near(&self, offset: u32, hint: &mut usize) -> (u32, u32) {
+        let covers = |i: usize| {
+            self.anchors.get(i).is_some_and(|a| a.0 <= offset)
+                && self.anchors.get(i + 1).is_none_or(|a| a.0 > offset)
+        };
+        if !covers(*hint) {
+            // The next few anchors (blank lines in between), else a binary search.
+            *hint = match (*hint + 1..*hint + 5).find(|&i| covers(i)) {
+                Some(i) => i,
+                None => {
+                    let index = self.anchors.partition_point(|a| a.0 <= offset);
+                    match index.checked_sub(1) {
+                        Some(i) => i,
+                        None => return (1, 0),
+                    }
+                }
+            };
+        }
+        match self.anchors.get(*hint) {
             Some(&(start, line, column)) => (line, column.saturating_add(offset - start)),
             None => (1, 0),
         }
+    }
+
+    /// Where the anchor `hint` (as left by [`Self::position_near`]) stops applying: the
+    /// offset of the next anchor, or `u32::MAX`.
+    pub fn anchor_end(&self, hint: usize) -> u32 {
+        self.anchors.get(hint + 1).map_or(u32::MAX, |a| a.0)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The parser's tokens: raw tokens of the preprocessed text turned into keywords, identifiers,
 //! checked literals and punctuators, with the version deciding which words are keywords.
 
-use super::lexer::{Punct, RawKind, Scanner};
+use super::lexer::{Punct, RawKind, RawToken, Scanner};
 use super::shader::Version;
 use super::span::Span;
 
@@ -50,97 +50,118 @@ pub enum Keyword {
     Struct,
 }
 
-/// (spelling, keyword, first version where it is a keyword)
-const KEYWORDS: &[(&str, Keyword, Version)] = &[
-    ("attribute", Keyword::Attribute, Version::Es100),
-    ("const", Keyword::Const, Version::Es100),
-    ("uniform", Keyword::Uniform, Version::Es100),
-    ("varying", Keyword::Varying, Version::Es100),
-    ("buffer", Keyword::Buffer, Version::Es310),
-    ("shared", Keyword::Shared, Version::Es310),
-    ("coherent", Keyword::Coherent, Version::Es310),
-    ("volatile", Keyword::Volatile, Version::Es100),
-    ("restrict", Keyword::Restrict, Version::Es310),
-    ("readonly", Keyword::Readonly, Version::Es310),
-    ("writeonly", Keyword::Writeonly, Version::Es310),
-    ("layout", Keyword::Layout, Version::Es100),
-    ("centroid", Keyword::Centroid, Version::Es100),
-    ("flat", Keyword::Flat, Version::Es100),
-    ("smooth", Keyword::Smooth, Version::Es100),
-    ("sample", Keyword::Sample, Version::Es310),
-    ("patch", Keyword::Patch, Version::Es310),
-    ("precise", Keyword::Precise, Version::Es310),
-    ("invariant", Keyword::Invariant, Version::Es100),
-    ("break", Keyword::Break, Version::Es100),
-    ("continue", Keyword::Continue, Version::Es100),
-    ("do", Keyword::Do, Version::Es100),
-    ("for", Keyword::For, Version::Es100),
-    ("while", Keyword::While, Version::Es100),
-    ("switch", Keyword::Switch, Version::Es100),
-    ("case", Keyword::Case, Version::Es100),
-    ("default", Keyword::Default, Version::Es100),
-    ("if", Keyword::If, Version::Es100),
-    ("else", Keyword::Else, Version::Es100),
-    ("in", Keyword::In, Version::Es100),
-    ("out", Keyword::Out, Version::Es100),
-    ("inout", Keyword::Inout, Version::Es100),
-    ("lowp", Keyword::Lowp, Version::Es100),
-    ("mediump", Keyword::Mediump, Version::Es100),
-    ("highp", Keyword::Highp, Version::Es100),
-    ("precision", Keyword::Precision, Version::Es100),
-    ("discard", Keyword::Discard, Version::Es100),
-    ("return", Keyword::Return, Version::Es100),
-    ("struct", Keyword::Struct, Version::Es100),
-];
+/// What a word that is no plain identifier means.
+#[derive(Clone, Copy, Debug)]
+enum Word {
+    /// A keyword from the given version on (an identifier before it).
+    Keyword(Keyword, Version),
+    /// Reserved for future use in every GLSL ES version: using it is an error.
+    Reserved,
+    /// `true` or `false`.
+    Bool(bool),
+}
 
-/// Words reserved for future use in every GLSL ES version: using one is an error.
-const RESERVED: &[&str] = &[
-    "asm",
-    "class",
-    "union",
-    "enum",
-    "typedef",
-    "template",
-    "this",
-    "goto",
-    "inline",
-    "noinline",
-    "public",
-    "static",
-    "extern",
-    "external",
-    "interface",
-    "long",
-    "short",
-    "double",
-    "half",
-    "fixed",
-    "unsigned",
-    "superp",
-    "input",
-    "output",
-    "hvec2",
-    "hvec3",
-    "hvec4",
-    "dvec2",
-    "dvec3",
-    "dvec4",
-    "fvec2",
-    "fvec3",
-    "fvec4",
-    "sizeof",
-    "cast",
-    "namespace",
-    "using",
+/// Keywords, reserved words and the boolean literals, sorted by spelling for binary search.
+const WORDS: &[(&str, Word)] = &[
+    ("asm", Word::Reserved),
+    (
+        "attribute",
+        Word::Keyword(Keyword::Attribute, Version::Es100),
+    ),
+    ("break", Word::Keyword(Keyword::Break, Version::Es100)),
+    ("buffer", Word::Keyword(Keyword::Buffer, Version::Es310)),
+    ("case", Word::Keyword(Keyword::Case, Version::Es100)),
+    ("cast", Word::Reserved),
+    ("centroid", Word::Keyword(Keyword::Centroid, Version::Es100)),
+    ("class", Word::Reserved),
+    ("coherent", Word::Keyword(Keyword::Coherent, Version::Es310)),
+    ("const", Word::Keyword(Keyword::Const, Version::Es100)),
+    ("continue", Word::Keyword(Keyword::Continue, Version::Es100)),
+    ("default", Word::Keyword(Keyword::Default, Version::Es100)),
+    ("discard", Word::Keyword(Keyword::Discard, Version::Es100)),
+    ("do", Word::Keyword(Keyword::Do, Version::Es100)),
+    ("double", Word::Reserved),
+    ("dvec2", Word::Reserved),
+    ("dvec3", Word::Reserved),
+    ("dvec4", Word::Reserved),
+    ("else", Word::Keyword(Keyword::Else, Version::Es100)),
+    ("enum", Word::Reserved),
+    ("extern", Word::Reserved),
+    ("external", Word::Reserved),
+    ("false", Word::Bool(false)),
+    ("fixed", Word::Reserved),
+    ("flat", Word::Keyword(Keyword::Flat, Version::Es100)),
+    ("for", Word::Keyword(Keyword::For, Version::Es100)),
+    ("fvec2", Word::Reserved),
+    ("fvec3", Word::Reserved),
+    ("fvec4", Word::Reserved),
+    ("goto", Word::Reserved),
+    ("half", Word::Reserved),
+    ("highp", Word::Keyword(Keyword::Highp, Version::Es100)),
+    ("hvec2", Word::Reserved),
+    ("hvec3", Word::Reserved),
+    ("hvec4", Word::Reserved),
+    ("if", Word::Keyword(Keyword::If, Version::Es100)),
+    ("in", Word::Keyword(Keyword::In, Version::Es100)),
+    ("inline", Word::Reserved),
+    ("inout", Word::Keyword(Keyword::Inout, Version::Es100)),
+    ("input", Word::Reserved),
+    ("interface", Word::Reserved),
+    (
+        "invariant",
+        Word::Keyword(Keyword::Invariant, Version::Es100),
+    ),
+    ("layout", Word::Keyword(Keyword::Layout, Version::Es100)),
+    ("long", Word::Reserved),
+    ("lowp", Word::Keyword(Keyword::Lowp, Version::Es100)),
+    ("mediump", Word::Keyword(Keyword::Mediump, Version::Es100)),
+    ("namespace", Word::Reserved),
+    ("noinline", Word::Reserved),
+    ("out", Word::Keyword(Keyword::Out, Version::Es100)),
+    ("output", Word::Reserved),
+    ("patch", Word::Keyword(Keyword::Patch, Version::Es310)),
+    ("precise", Word::Keyword(Keyword::Precise, Version::Es310)),
+    (
+        "precision",
+        Word::Keyword(Keyword::Precision, Version::Es100),
+    ),
+    ("public", Word::Reserved),
+    ("readonly", Word::Keyword(Keyword::Readonly, Version::Es310)),
+    ("restrict", Word::Keyword(Keyword::Restrict, Version::Es310)),
+    ("return", Word::Keyword(Keyword::Return, Version::Es100)),
+    ("sample", Word::Keyword(Keyword::Sample, Version::Es310)),
+    ("shared", Word::Keyword(Keyword::Shared, Version::Es310)),
+    ("short", Word::Reserved),
+    ("sizeof", Word::Reserved),
+    ("smooth", Word::Keyword(Keyword::Smooth, Version::Es100)),
+    ("static", Word::Reserved),
+    ("struct", Word::Keyword(Keyword::Struct, Version::Es100)),
+    ("superp", Word::Reserved),
+    ("switch", Word::Keyword(Keyword::Switch, Version::Es100)),
+    ("template", Word::Reserved),
+    ("this", Word::Reserved),
+    ("true", Word::Bool(true)),
+    ("typedef", Word::Reserved),
+    ("uniform", Word::Keyword(Keyword::Uniform, Version::Es100)),
+    ("union", Word::Reserved),
+    ("unsigned", Word::Reserved),
+    ("using", Word::Reserved),
+    ("varying", Word::Keyword(Keyword::Varying, Version::Es100)),
+    ("volatile", Word::Keyword(Keyword::Volatile, Version::Es100)),
+    ("while", Word::Keyword(Keyword::While, Version::Es100)),
+    (
+        "writeonly",
+        Word::Keyword(Keyword::Writeonly, Version::Es310),
+    ),
 ];
 
 impl Keyword {
     /// The keyword's spelling.
     pub fn as_str(self) -> &'static str {
-        KEYWORDS
+        WORDS
             .iter()
-            .find(|(_, k, _)| *k == self)
-            .map_or("", |(s, _, _)| s)
+            .find(|(_, w)| matches!(w, Word::Keyword(k, _) if *k == self))
+            .map_or("", |(s, _)| s)
     }
 }
 
@@ -162,8 +183,9 @@ pub enum TokenKind {
     Keyword(Keyword),
     /// An integer literal.
     Int(IntLiteral),
-    /// A float literal with its value; its text is the token's span.
-    Float(f64),
+    /// A float literal; its text is the token's span and its value [`float_value`] of it
+    /// (kept out of the token so that tokens stay 16 bytes).
+    Float,
     /// `true` or `false`.
     Bool(bool),
     /// A punctuator.
@@ -192,8 +214,19 @@ pub struct LexError {
 
 /// Splits preprocessed `text` into tokens, ending with [`TokenKind::Eof`].
 pub fn tokenize(text: &str, version: Version) -> Result<Vec<Token>, LexError> {
-    let mut tokens = Vec::with_capacity(text.len() / 3);
-    for raw in Scanner::new(text) {
+    tokenize_scanned(text, Scanner::new(text), version)
+}
+
+/// [`tokenize`] given the raw tokens of `text` already scanned (as the preprocessor
+/// records them for its output), so that the text is not scanned twice.
+pub fn tokenize_scanned(
+    text: &str,
+    raw_tokens: impl IntoIterator<Item = RawToken>,
+    version: Version,
+) -> Result<Vec<Token>, LexError> {
+    let raw_tokens = raw_tokens.into_iter();
+    let mut tokens = Vec::with_capacity(raw_tokens.size_hint().0 + 1);
+    for raw in raw_tokens {
         let span = Span {
             start: raw.start,
             end: raw.end,
@@ -231,16 +264,46 @@ pub fn tokenize(text: &str, version: Version) -> Result<Vec<Token>, LexError> {
     Ok(tokens)
 }
 
-fn word(spelling: &str, version: Version) -> Result<TokenKind, String> {
-    if let Some((_, keyword, since)) = KEYWORDS.iter().find(|(s, _, _)| *s == spelling) {
-        if version >= *since {
-            return Ok(TokenKind::Keyword(*keyword));
-        }
+/// A word of up to 16 bytes as one big-endian number, zero-padded: comparing two such
+/// numbers compares the words as [`WORDS`] is sorted, without a string comparison (words
+/// are identifiers, which never contain a zero byte). `None` for longer words (no entry of
+/// [`WORDS`] is that long).
+const fn packed(word: &str) -> Option<u128> {
+    let bytes = word.as_bytes();
+    if bytes.len() > 16 {
+        return None;
     }
-    match spelling {
-        "true" => Ok(TokenKind::Bool(true)),
-        "false" => Ok(TokenKind::Bool(false)),
-        _ if RESERVED.contains(&spelling) => Err(format!(
+    let mut key = 0u128;
+    let mut i = 0;
+    while i < bytes.len() {
+        key = (key << 8) | bytes[i] as u128;
+        i += 1;
+    }
+    Some(key << (8 * (16 - bytes.len())))
+}
+
+/// [`packed`] spelling of every entry of [`WORDS`], in the same order.
+const WORD_KEYS: [u128; WORDS.len()] = {
+    let mut keys = [0; WORDS.len()];
+    let mut i = 0;
+    while i < WORDS.len() {
+        keys[i] = match packed(WORDS[i].0) {
+            Some(key) => key,
+            None => panic!("a word longer than 16 bytes"),
+        };
+        i += 1;
+    }
+    keys
+};
+
+fn word(spelling: &str, version: Version) -> Result<TokenKind, String> {
+    let Some(at) = packed(spelling).and_then(|key| WORD_KEYS.binary_search(&key).ok()) else {
+        return Ok(TokenKind::Ident);
+    };
+    match WORDS.get(at).map(|(_, w)| *w) {
+        Some(Word::Keyword(keyword, since)) if version >= since => Ok(TokenKind::Keyword(keyword)),
+        Some(Word::Bool(value)) => Ok(TokenKind::Bool(value)),
+        Some(Word::Reserved) => Err(format!(
             "'{spelling}' is a reserved word and may not be used"
         )),
         _ => Ok(TokenKind::Ident),
@@ -267,13 +330,10 @@ fn number(text: &str, version: Version) -> Result<TokenKind, String> {
             Some(body) => body,
             None => text,
         };
-        if !is_float_body(body) {
+        if !is_float_body(body) || float_value(text).is_none() {
             return Err(invalid());
         }
-        return body
-            .parse::<f64>()
-            .map(TokenKind::Float)
-            .map_err(|_| invalid());
+        return Ok(TokenKind::Float);
     }
     let (digits, unsigned) = strip_unsigned(text, text, version)?;
     if !digits.bytes().all(|b| b.is_ascii_digit()) || digits.is_empty() {
@@ -286,6 +346,12 @@ fn number(text: &str, version: Version) -> Result<TokenKind, String> {
         Some(_) => Err(format!("invalid octal number '{text}'")),
         None => int(digits, 10, unsigned, text),
     }
+}
+
+/// The value of a float literal's text (`1.5e-3`, `2.0f`), once [`tokenize`] accepted it.
+pub fn float_value(text: &str) -> Option<f64> {
+    let body = text.strip_suffix(['f', 'F']).unwrap_or(text);
+    body.parse().ok()
 }
 
 fn strip_unsigned<'t>(
@@ -371,6 +437,25 @@ mod tests {
             kinds("buffer", Version::Es310).expect("lexes")[0],
             TokenKind::Keyword(Keyword::Buffer)
         );
+    }
+
+    #[test]
+    fn words_are_sorted_for_binary_search() {
+        assert!(WORDS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(WORD_KEYS.windows(2).all(|k| k[0] < k[1]));
+    }
+
+    #[test]
+    fn every_word_is_found_and_a_word_one_letter_longer_or_shorter_is_not() {
+        for (spelling, _) in WORDS {
+            let found = word(spelling, Version::Es320);
+            assert!(!matches!(found, Ok(TokenKind::Ident)), "{spelling}");
+            let shorter = spelling[1..].to_owned();
+            for other in [shorter, format!("{spelling}_"), format!("{spelling}s")] {
+                let listed = WORDS.iter().any(|(s, _)| *s == other);
+                assert!(listed || word(&other, Version::Es320) == Ok(TokenKind::Ident));
+            }
+        }
     }
 
     #[test]

@@ -206,7 +206,7 @@ pub enum TypeName {
     /// A built-in type.
     Builtin(BuiltinType),
     /// A struct definition in place.
-    Struct(StructSpecifier),
+    Struct(Box<StructSpecifier>),
     /// A user type (struct) by name.
     Named(Ident),
 }
@@ -345,9 +345,9 @@ pub enum DeclarationKind {
         declarators: Vec<InitDeclarator>,
     },
     /// A function prototype.
-    Prototype(FunctionPrototype),
+    Prototype(Box<FunctionPrototype>),
     /// An interface block.
-    Block(InterfaceBlock),
+    Block(Box<InterfaceBlock>),
     /// Qualifiers alone, optionally on existing names: `invariant gl_Position;`,
     /// `layout(local_size_x = 8) in;`.
     Qualifiers {
@@ -556,7 +556,7 @@ pub enum Callee {
     Named(Ident),
     /// A constructor of a built-in type or an array (`vec4(...)`, `float[3](...)`,
     /// `S[2](...)`).
-    Type(TypeSpecifier),
+    Type(Box<TypeSpecifier>),
 }
 
 /// What an expression is.

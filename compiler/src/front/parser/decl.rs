@@ -93,7 +93,7 @@ impl Parser<'_> {
                 && BuiltinType::from_name(self.text(self.peek())).is_none();
             if is_name && self.is_at(1, Punct::LBrace) {
                 let block = self.interface_block(qualifiers)?;
-                return decl(DeclarationKind::Block(block), self);
+                return decl(DeclarationKind::Block(Box::new(block)), self);
             }
             if is_name && (self.is_at(1, Punct::Semicolon) || self.is_at(1, Punct::Comma)) {
                 let mut names = vec![self.ident("a name")?];
@@ -132,7 +132,7 @@ impl Parser<'_> {
                 }));
             }
             self.expect(Punct::Semicolon, "';' or '{' after function prototype")?;
-            return decl(DeclarationKind::Prototype(prototype), self);
+            return decl(DeclarationKind::Prototype(Box::new(prototype)), self);
         }
         let declarators = self.init_declarators(name)?;
         decl(
@@ -219,7 +219,7 @@ impl Parser<'_> {
     pub(super) fn type_specifier(&mut self) -> PResult<TypeSpecifier> {
         let start = self.peek().span;
         let name = if self.is_kw(Keyword::Struct) {
-            TypeName::Struct(self.struct_specifier()?)
+            TypeName::Struct(Box::new(self.struct_specifier()?))
         } else if self.peek().kind == TokenKind::Ident {
             let ident = self.ident("a type")?;
             match BuiltinType::from_name(&ident.name) {

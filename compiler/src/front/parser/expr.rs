@@ -7,7 +7,7 @@ use crate::front::ast::{
 };
 use crate::front::lexer::Punct;
 use crate::front::span::Span;
-use crate::front::token::TokenKind;
+use crate::front::token::{float_value, TokenKind};
 
 /// A binary operator and its precedence (higher binds tighter).
 fn binary_op(kind: TokenKind) -> Option<(BinaryOp, u8)> {
@@ -238,9 +238,16 @@ impl Parser<'_> {
                 self.bump();
                 ExprKind::Int(value)
             }
-            TokenKind::Float(value) => {
+            TokenKind::Float => {
                 self.bump();
-                let text = self.text(tok).to_owned();
+                let text = self.text(tok);
+                let Some(value) = float_value(text) else {
+                    return Err(super::ParseError {
+                        message: format!("invalid number '{text}'"),
+                        span: tok.span,
+                    });
+                };
+                let text = text.to_owned();
                 ExprKind::Float(FloatLiteral { value, text })
             }
             TokenKind::Bool(value) => {
@@ -270,7 +277,7 @@ impl Parser<'_> {
             if !self.is(Punct::LParen) {
                 return self.expected("'(' after a type name in an expression");
             }
-            Callee::Type(ty)
+            Callee::Type(Box::new(ty))
         } else {
             let ident = self.ident("a name")?;
             if !self.is(Punct::LParen) {
@@ -298,6 +305,9 @@ impl Parser<'_> {
         loop {
             args.push(self.assignment()?);
             if self.eat(Punct::RParen) {
+                // Most calls take one or two arguments: give back the rest of the four
+                // slots a first push reserves.
+                args.shrink_to_fit();
                 return Ok(args);
             }
             self.expect(Punct::Comma, "',' or ')' in argument list")?;

@@ -17,6 +17,7 @@ impl Parser<'_> {
             }
             statements.push(self.statement()?);
         }
+        statements.shrink_to_fit();
         Ok(Block {
             statements,
             span: self.span_from(start),

@@ -31,6 +31,17 @@ pub(super) fn clean(source: &str, file_name: &str) -> Result<Cleaned, Diagnostic
     let mut i = 0;
     let mut run = 0; // start of the pending run of plain text to copy
     while let Some(&b) = bytes.get(i) {
+        if !matches!(b, b'\\' | b'/' | b'\n') {
+            // Plain text up to the next byte that may start a continuation, a comment or a line.
+            let plain = bytes.get(i..).map_or(0, |rest| {
+                rest.iter()
+                    .position(|c| matches!(c, b'\\' | b'/' | b'\n'))
+                    .unwrap_or(rest.len())
+            });
+            i += plain;
+            col = col.saturating_add(u32::try_from(plain).unwrap_or(u32::MAX));
+            continue;
+        }
         let next = bytes.get(i + 1).copied();
         if b == b'\\' && newline_len(bytes, i + 1).is_some() {
             text.push_str(source.get(run..i).unwrap_or(""));

@@ -7,8 +7,10 @@
 
 use std::collections::HashMap;
 
+use super::extensions::extension_macros;
 use super::tokens::PpTok;
 use crate::front::lexer::{Punct, RawKind};
+use crate::front::shader::Version;
 
 /// A preprocessor error at a position of the cleaned source.
 #[derive(Debug)]
@@ -41,47 +43,104 @@ struct Macro {
     id: u32,
     params: Option<Vec<String>>,
     body: Vec<PpTok>,
-    predefined: bool,
 }
 
 /// All macros currently defined.
-#[derive(Default)]
 pub(super) struct MacroTable {
     map: HashMap<String, Macro>,
     next_id: u32,
+    /// First bytes (a 256-bit set) of every name ever defined, and of the dynamic names.
+    first_bytes: [u64; 4],
+    /// Lengths (bit `min(len, 63)`) of the same names.
+    lengths: u64,
+    /// The version whose predefined macros are defined (once the shader's content starts).
+    predefined_for: Option<Version>,
 }
 
 impl MacroTable {
-    /// Defines a predefined object-like macro whose value is one number.
-    pub fn define_predefined(&mut self, name: &str, value: &str) {
-        let body = vec![PpTok::synthetic(RawKind::Number, value, 0)];
-        self.insert(name, None, body, true);
+    /// A table with no macros yet.
+    pub fn new() -> Self {
+        let mut table = MacroTable {
+            map: HashMap::new(),
+            next_id: 0,
+            first_bytes: [0; 4],
+            lengths: 0,
+            predefined_for: None,
+        };
+        for name in DYNAMIC {
+            table.note_name(name);
+        }
+        table
     }
 
-    fn insert(&mut self, name: &str, params: Option<Vec<String>>, body: Vec<PpTok>, pre: bool) {
+    /// Remembers `name`'s first byte and length for [`Self::may_expand`].
+    fn note_name(&mut self, name: &str) {
+        let (word, bit) = Self::first_byte_bit(name);
+        if let Some(set) = self.first_bytes.get_mut(word) {
+            *set |= bit;
+        }
+        self.lengths |= Self::length_bit(name);
+    }
+
+    fn first_byte_bit(name: &str) -> (usize, u64) {
+        let first = name.as_bytes().first().copied().unwrap_or(0);
+        (usize::from(first >> 6), 1 << (first & 63))
+    }
+
+    fn length_bit(name: &str) -> u64 {
+        1 << name.len().min(63)
+    }
+
+    /// Whether the identifier `name` is a macro or a dynamic name (`__LINE__`), so that
+    /// expansion may change it. Most identifiers are answered from the first byte and
+    /// length alone, without hashing.
+    pub fn may_expand(&self, name: &str) -> bool {
+        let (word, bit) = Self::first_byte_bit(name);
+        let maybe = self.first_bytes.get(word).is_some_and(|set| set & bit != 0)
+            && self.lengths & Self::length_bit(name) != 0;
+        maybe && self.is_defined(name)
+    }
+
+    /// Defines the predefined macros of `version`: `GL_ES`, `__VERSION__` and the extension
+    /// macros. They can be neither redefined nor undefined, so they live outside the table
+    /// and cost a shader nothing until it names one.
+    pub fn define_predefined(&mut self, version: Version) {
+        self.predefined_for = Some(version);
+        let names = ["GL_ES", "__VERSION__"].into_iter();
+        for name in names.chain(extension_macros(version)) {
+            self.note_name(name);
+        }
+    }
+
+    /// The value of `name` when it is a predefined macro.
+    fn predefined_value(&self, name: &str) -> Option<u32> {
+        let version = self.predefined_for?;
+        match name {
+            "GL_ES" => Some(1),
+            "__VERSION__" => Some(version.number()),
+            _ => extension_macros(version).any(|e| e == name).then_some(1),
+        }
+    }
+
+    fn insert(&mut self, name: &str, params: Option<Vec<String>>, body: Vec<PpTok>) {
+        self.note_name(name);
         self.next_id += 1;
         let id = self.next_id;
-        self.map.insert(
-            name.to_owned(),
-            Macro {
-                id,
-                params,
-                body,
-                predefined: pre,
-            },
-        );
+        self.map.insert(name.to_owned(), Macro { id, params, body });
     }
 
     /// Whether `name` is a macro (for `defined` and `#ifdef`).
     pub fn is_defined(&self, name: &str) -> bool {
-        self.map.contains_key(name) || DYNAMIC.contains(&name)
+        self.map.contains_key(name)
+            || DYNAMIC.contains(&name)
+            || self.predefined_value(name).is_some()
     }
 
     fn check_definable(&self, name: &str, origin: u32, verb: &str) -> Result<(), PpError> {
         if name == "defined" {
             return Err(PpError::new(format!("cannot {verb} 'defined'"), origin));
         }
-        let predefined = self.map.get(name).is_some_and(|m| m.predefined);
+        let predefined = self.predefined_value(name).is_some();
         if predefined || DYNAMIC.contains(&name) || name == "__VERSION__" {
             return Err(PpError::new(
                 format!("cannot {verb} predefined macro '{name}'"),
@@ -125,7 +184,7 @@ impl MacroTable {
                 name_tok.origin,
             ));
         }
-        self.insert(name, params, body, false);
+        self.insert(name, params, body);
         Ok(())
     }
 
@@ -258,7 +317,18 @@ impl Expander<'_> {
                 .get(name)
                 .filter(|m| !tok.hide.contains(&m.id))
             else {
-                out.push(tok);
+                match self.macros.predefined_value(name) {
+                    Some(value) => {
+                        // A predefined macro expands to one number (which never expands).
+                        self.spend(1, tok.origin)?;
+                        let mut number =
+                            PpTok::synthetic(RawKind::Number, &value.to_string(), tok.origin);
+                        number.space_before = tok.space_before;
+                        number.hide = tok.hide;
+                        out.push(number);
+                    }
+                    None => out.push(tok),
+                }
                 continue;
             };
             let replacement = match &mac.params {
@@ -356,11 +426,17 @@ impl Expander<'_> {
         if let Some(first) = out.first_mut() {
             first.space_before = at.space_before;
         }
+        self.spend(out.len().max(1), at.origin)?;
+        Ok(out)
+    }
+
+    /// Takes `tokens` from the budget of tokens expansion may still produce.
+    fn spend(&mut self, tokens: usize, origin: u32) -> Result<(), PpError> {
         self.budget = self
             .budget
-            .checked_sub(out.len().max(1))
-            .ok_or_else(|| PpError::new("macro expansion is too large", at.origin))?;
-        Ok(out)
+            .checked_sub(tokens)
+            .ok_or_else(|| PpError::new("macro expansion is too large", origin))?;
+        Ok(())
     }
 }
 

@@ -57,6 +57,8 @@ pub struct Pragma {
 pub struct Preprocessed {
     /// Text for the parser: directives removed, macros expanded.
     pub text: String,
+    /// The raw tokens of `text` but its newlines: what [`Scanner`] finds there.
+    pub tokens: Vec<RawToken>,
     /// Maps offsets of `text` back to the input.
     pub source_map: SourceMap,
     /// The language version (`#version`, or 1.00 without one).
@@ -82,6 +84,8 @@ pub fn preprocess(source: &str, stage: Stage, file_name: &str) -> Result<Preproc
         }
     }
     lines.push((start, tokens.len()));
+    // The output has about as many tokens as the input has besides its newlines.
+    let out_tokens = Vec::with_capacity((tokens.len() + 1).saturating_sub(lines.len()));
     let mut pp = Preprocessor {
         source,
         file_name,
@@ -89,14 +93,16 @@ pub fn preprocess(source: &str, stage: Stage, file_name: &str) -> Result<Preproc
         index: &cleaned.index,
         tokens,
         lines,
-        macros: MacroTable::default(),
+        macros: MacroTable::new(),
         conditions: Vec::new(),
         version: None,
         seen_content: false,
         line_delta: 0,
         source_string: 0,
         out: String::with_capacity(source.len()),
+        out_tokens,
         map: SourceMap::default(),
+        index_hint: 0,
         extensions: Vec::new(),
         pragmas: Vec::new(),
         stage,
@@ -104,6 +110,7 @@ pub fn preprocess(source: &str, stage: Stage, file_name: &str) -> Result<Preproc
     pp.run().map_err(|e| pp.diagnostic(e))?;
     Ok(Preprocessed {
         text: pp.out,
+        tokens: pp.out_tokens,
         source_map: pp.map,
         version: pp.version.unwrap_or(Version::Es100),
         stage,
@@ -142,7 +149,11 @@ struct Preprocessor<'a> {
     line_delta: i64,
     source_string: u32,
     out: String,
+    /// The raw tokens of `out`, newlines left out.
+    out_tokens: Vec<RawToken>,
     map: SourceMap,
+    /// The anchor of `index` that placed the last emitted token (see `position_near`).
+    index_hint: usize,
     extensions: Vec<ExtensionDirective>,
     pragmas: Vec<Pragma>,
     /// The stage being preprocessed.
@@ -190,12 +201,7 @@ impl Preprocessor<'_> {
         }
         self.seen_content = true;
         let version = self.version.unwrap_or(Version::Es100);
-        self.macros.define_predefined("GL_ES", "1");
-        self.macros
-            .define_predefined("__VERSION__", &version.number().to_string());
-        for name in extensions::extension_macros(version) {
-            self.macros.define_predefined(name, "1");
-        }
+        self.macros.define_predefined(version);
     }
 
     fn run(&mut self) -> Result<(), PpError> {
@@ -224,6 +230,10 @@ impl Preprocessor<'_> {
     /// Expands and emits the text line `first` (joined with the following lines when a macro's
     /// arguments continue there); returns the next line to process.
     fn text_lines(&mut self, first: usize) -> Result<usize, PpError> {
+        if !self.line_may_expand(first) {
+            self.emit_source_line(first);
+            return Ok(first + 1);
+        }
         let mut end = first + 1;
         loop {
             let input: Vec<PpTok> = (first..end)
@@ -275,40 +285,177 @@ impl Preprocessor<'_> {
         }
     }
 
-    /// Writes one output line, padding so that source tokens keep their column.
-    fn emit(&mut self, toks: &[PpTok]) {
-        let line_start = self.out.len();
-        let mut prev_end: Option<u32> = None;
-        for (i, tok) in toks.iter().enumerate() {
-            let (line, column) = self.index.position(tok.origin);
-            let adjacent = match (&tok.text, prev_end) {
-                (tokens::TokText::Src(start, _), Some(end)) => !tok.from_macro && *start == end,
-                _ => false,
+    /// Whether some identifier on `line` is a macro: else expansion would leave it as it is.
+    fn line_may_expand(&self, line: usize) -> bool {
+        self.line_tokens(line).iter().any(|t| {
+            t.kind == RawKind::Ident
+                && self.macros.may_expand(
+                    self.clean
+                        .get(t.start as usize..t.end as usize)
+                        .unwrap_or(""),
+                )
+        })
+    }
+
+    /// Writes the text line `line` as it is (no macro on it): what [`Self::emit`] writes for
+    /// its tokens, without building preprocessing tokens.
+    fn emit_source_line(&mut self, line: usize) {
+        let clean = self.clean;
+        let Some(&(start, end)) = self.lines.get(line) else {
+            return;
+        };
+        // The line starts after the previous line's newline token.
+        let line_start = start
+            .checked_sub(1)
+            .and_then(|i| self.tokens.get(i))
+            .map_or(0, |t| t.end);
+        if self.emit_verbatim(line, line_start) {
+            return;
+        }
+        let mut state = EmitState::new(self.out.len());
+        for i in start..end {
+            let Some(&tok) = self.tokens.get(i) else {
+                break;
             };
-            if !adjacent {
-                let out_col = self.out.len() - line_start;
-                let want = column as usize;
-                if !tok.from_macro && want > out_col {
-                    for _ in out_col..want {
-                        self.out.push(' ');
-                    }
-                } else if i > 0 {
-                    self.out.push(' ');
-                }
-            }
-            let origin = Origin {
-                physical_line: line,
-                column,
-                source_string: self.source_string,
-                line_delta: self.line_delta,
-            };
-            self.map.push(self.out.len(), origin);
-            self.out.push_str(tok.text(self.clean));
-            prev_end = match &tok.text {
-                tokens::TokText::Src(_, end) if !tok.from_macro => Some(*end),
-                _ => None,
-            };
+            let text = clean
+                .get(tok.start as usize..tok.end as usize)
+                .unwrap_or("");
+            let source = Some((tok.start, tok.end));
+            self.emit_token(&mut state, tok.kind, tok.start, text, source);
         }
         self.out.push('\n');
+    }
+
+    /// The common case of [`Self::emit_source_line`]: when the line's whitespace is spaces
+    /// only and every token sits at its physical column (no comment or line continuation
+    /// moved it), [`Self::emit_token`] would write the cleaned line itself, and only its
+    /// first token needs an anchor in the source map (the others follow by column). Writes
+    /// the line and returns `true` in that case; does nothing and returns `false` otherwise.
+    fn emit_verbatim(&mut self, line: usize, line_start: u32) -> bool {
+        let Some(tokens) = self
+            .lines
+            .get(line)
+            .and_then(|&(start, end)| self.tokens.get(start..end))
+        else {
+            return false;
+        };
+        let (Some(first), Some(last)) = (tokens.first(), tokens.last()) else {
+            return false;
+        };
+        let Some(text) = self.clean.get(line_start as usize..last.end as usize) else {
+            return false;
+        };
+        if text
+            .bytes()
+            .any(|b| matches!(b, b'\t' | b'\r' | 0x0b | 0x0c))
+        {
+            return false;
+        }
+        let (physical_line, column) = self.index.position_near(first.start, &mut self.index_hint);
+        let in_place = column == first.start - line_start
+            && last.start < self.index.anchor_end(self.index_hint);
+        if !in_place {
+            return false;
+        }
+        let origin = Origin {
+            physical_line,
+            column,
+            source_string: self.source_string,
+            line_delta: self.line_delta,
+        };
+        let out_start = self.out.len();
+        self.map.push(out_start + column as usize, origin);
+        self.out.push_str(text);
+        self.out.push('\n');
+        let shift = |offset: u32| {
+            let moved = out_start + (offset - line_start) as usize;
+            u32::try_from(moved).unwrap_or(u32::MAX)
+        };
+        self.out_tokens.extend(tokens.iter().map(|t| RawToken {
+            start: shift(t.start),
+            end: shift(t.end),
+            ..*t
+        }));
+        true
+    }
+
+    /// Writes one output line, padding so that source tokens keep their column.
+    fn emit(&mut self, toks: &[PpTok]) {
+        let clean = self.clean;
+        let mut state = EmitState::new(self.out.len());
+        for tok in toks {
+            let source = match tok.text {
+                tokens::TokText::Src(start, end) if !tok.from_macro => Some((start, end)),
+                _ => None,
+            };
+            self.emit_token(&mut state, tok.kind, tok.origin, tok.text(clean), source);
+        }
+        self.out.push('\n');
+    }
+
+    /// Writes one token at `origin` in the cleaned source; `source` is its byte range there
+    /// when it did not come out of a macro. A source token keeps its column (padded with
+    /// spaces) or its adjacency to the previous source token; other tokens are separated by
+    /// one space.
+    fn emit_token(
+        &mut self,
+        state: &mut EmitState,
+        kind: RawKind,
+        origin: u32,
+        text: &str,
+        source: Option<(u32, u32)>,
+    ) {
+        let (line, column) = self.index.position_near(origin, &mut self.index_hint);
+        let adjacent =
+            matches!((source, state.prev_end), (Some((start, _)), Some(end)) if start == end);
+        if !adjacent {
+            let out_col = self.out.len() - state.line_start;
+            let want = column as usize;
+            if source.is_some() && want > out_col {
+                self.out.extend(std::iter::repeat_n(' ', want - out_col));
+            } else if state.tokens > 0 {
+                self.out.push(' ');
+            }
+        }
+        let origin = Origin {
+            physical_line: line,
+            column,
+            source_string: self.source_string,
+            line_delta: self.line_delta,
+        };
+        let start = self.out.len();
+        self.map.push(start, origin);
+        self.out.push_str(text);
+        if kind != RawKind::Newline {
+            let offset = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
+            self.out_tokens.push(RawToken {
+                kind,
+                start: offset(start),
+                end: offset(self.out.len()),
+                space_before: self.out.as_bytes().get(start.wrapping_sub(1)) == Some(&b' '),
+            });
+        }
+        state.prev_end = source.map(|(_, end)| end);
+        state.tokens += 1;
+    }
+}
+
+/// Where [`Preprocessor::emit_token`] is in the output line it writes.
+struct EmitState {
+    /// Offset of the line in the output.
+    line_start: usize,
+    /// End of the previous token in the cleaned source, when it was a source token.
+    prev_end: Option<u32>,
+    /// Tokens written so far on the line.
+    tokens: usize,
+}
+
+impl EmitState {
+    fn new(line_start: usize) -> Self {
+        EmitState {
+            line_start,
+            prev_end: None,
+            tokens: 0,
+        }
     }
 }
