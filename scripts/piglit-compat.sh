@@ -25,7 +25,8 @@
 # killed by a signal -> crash; non-zero exit -> warn (if it said pass) or fail; no PIGLIT
 # line at all -> crash; over $TIMEOUT seconds -> timeout.
 #
-# halfcheck sees the same files through a tree of symlinks, so its test names are
+# halfcheck sees the same files through a tree of symlinks whose two top folders are marked
+# as suite roots (.halfcheck-suite), so its test names are
 #   piglit/<path under the piglit dir>   and   anchors/<path under igalia-mediump>
 # and the table uses those names. Mesa's shader cache goes to a fresh temp dir per runner and
 # driver (never $HOME), so neither runner is timed with the other's compiled shaders.
@@ -88,6 +89,9 @@ while IFS=$'\t' read -r name _ path; do
     mkdir -p "$tree/$(dirname "$name")"
     ln -s "$path" "$tree/$name"
 done < "$OUT/runners.tsv"
+# Each top folder is a suite root, so halfcheck's names start with piglit/ and anchors/ (a
+# marker wins over piglit's spec/ folder, which would otherwise start the names).
+for suite in "$tree"/*/; do touch "$suite/.halfcheck-suite"; done
 
 now() { date +%s.%N; }
 
@@ -117,7 +121,7 @@ for driver in $DRIVERS; do
     rc=0
     MESA_SHADER_CACHE_DIR=$work/cache-halfcheck-$driver \
         "$HALFCHECK" run "$tree" --backend gl --results "$OUT/halfcheck-$driver" -j "$JOBS" \
-        --timeout "$TIMEOUT" > "$OUT/halfcheck-$driver.log" 2>&1 || rc=$?
+        --timeout "$TIMEOUT" --force > "$OUT/halfcheck-$driver.log" 2>&1 || rc=$?
     t2=$(now)
     if [[ $rc -ge 2 ]]; then
         echo "piglit-compat: halfcheck could not run on $driver (exit $rc):" >&2

@@ -1,8 +1,9 @@
 //! halfcheck: proves that a GPU shader compiler computes GLSL ES `mediump` at 16-bit precision.
 //!
 //! The flow is `.shader_test` file -> [`shader_test`] (parse) -> [`backend`] (run on a driver
-//! or the emulator) -> [`results`] (`results.json`) -> [`outputs`] (`junit.xml`, CSV, piglit's
-//! format) and [`console`] (progress, summary). `ARCHITECTURE.md` has the whole picture.
+//! or the emulator, by the [`runner`]) -> [`results`] (`results.json`) -> [`review`] (what
+//! needs attention) -> [`outputs`] (`junit.xml`, CSV, piglit's format) and [`console`]
+//! (progress, summary). `ARCHITECTURE.md` has the whole picture.
 
 pub mod backend;
 pub mod compile_cmd;
@@ -12,6 +13,7 @@ pub mod fingerprint;
 pub mod lint;
 pub mod outputs;
 pub mod report;
+pub mod review;
 pub mod runner;
 pub mod shader_test;
 pub mod validate;

@@ -6,17 +6,19 @@ use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
 use halfcheck::console::{logger, progress::ProgressDisplay, summary::summary};
 use halfcheck::fingerprint::{fingerprint, FingerprintOptions};
-use halfcheck::outputs::{self, Review, CI_FILES};
+use halfcheck::outputs::{self, CI_FILES};
 use halfcheck::report::{report, report_run, Images, ReportOptions};
-use halfcheck::results::{read_results, ResultsFile};
-use halfcheck::runner::{run, worker_main, RunOptions};
+use halfcheck::results::ResultsFile;
+use halfcheck::review::Review;
+use halfcheck::runner::journal::{load_results, RESULTS};
+use halfcheck::runner::merge::merge;
+use halfcheck::runner::{resume, run, worker_main, Hooks, RunOptions, Settings};
 use halfcheck::validate::validate;
-use halfcheck::verdict::compare::{compare, Comparison};
 use halfcheck::verdict::expectations::Expectations;
 use halfcheck::verdict::ReferenceMode;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Proves that a GPU shader compiler computes GLSL ES mediump at 16-bit precision.
 #[derive(Parser, Debug)]
@@ -41,61 +43,7 @@ enum Commands {
         stats: bool,
     },
     /// Run .shader_test files on a GL driver or the emulator and write results.json.
-    Run {
-        /// Files or directories.
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// Which backend runs the tests.
-        #[arg(long, value_enum, default_value = "auto")]
-        backend: BackendKind,
-        /// EGL device index for the GL backend (see `halfcheck devices`).
-        #[arg(long)]
-        gl_device: Option<usize>,
-        /// The emulator's arithmetic: highp (binary32), mediump (lowered ops in binary16) or
-        /// exact (binary64).
-        #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
-        emu_mode: Mode,
-        /// The driver the emulator predicts: a built-in profile (llvmpipe, softpipe) or a
-        /// profile YAML file (see `halfcheck fingerprint`).
-        #[arg(long, default_value = "llvmpipe")]
-        emu_profile: String,
-        /// Directory for results.json.
-        #[arg(long, default_value = "results")]
-        results: PathBuf,
-        /// Only run tests whose name matches this regex (repeatable).
-        #[arg(short = 't', long = "include")]
-        include: Vec<String>,
-        /// Skip tests whose name matches this regex (repeatable).
-        #[arg(short = 'x', long = "exclude")]
-        exclude: Vec<String>,
-        /// Worker processes (default: one per CPU).
-        #[arg(short = 'j', long)]
-        jobs: Option<usize>,
-        /// Seconds a test may run before its worker is killed.
-        #[arg(long, default_value_t = 60.0)]
-        timeout: f64,
-        /// Expected results for this driver (YAML); anything else makes the run exit 1.
-        #[arg(long)]
-        expectations: Option<PathBuf>,
-        /// Run even when GL_RENDERER does not match the expectations' renderer.
-        #[arg(long)]
-        skip_renderer_check: bool,
-        /// An earlier results.json: report regressions against it and exit 1 on any.
-        #[arg(long)]
-        baseline: Option<PathBuf>,
-        /// Keep each test's final window framebuffer as exact floats in
-        /// RESULTS/framebuffers/<test name>.rgba32f (see README).
-        #[arg(long)]
-        framebuffers: bool,
-        /// Do not write the HTML report into DIR/report/.
-        #[arg(long)]
-        no_report: bool,
-        /// The highp reference for verdicts: each lowp/mediump test also run promoted to
-        /// highp on the same device (`driver`: unless the acceptance intervals already decide
-        /// it; `always`; `none`).
-        #[arg(long, value_enum, default_value = "driver")]
-        reference: ReferenceMode,
-    },
+    Run(Box<RunArgs>),
     /// Write the HTML accuracy report for one or more runs.
     Report(ReportArgs),
     /// Check that mediump tests can prove lowering: discriminating probes, nothing foldable,
@@ -105,12 +53,31 @@ enum Commands {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
-    /// Compare two results.json files: regressions, fixes, changes, new and removed tests.
+    /// Compare two runs: regressions, fixes, changes, flakes, new and removed tests.
     Compare {
-        /// The earlier run's results.json.
+        /// The earlier run: its results.json, its journal (results.jsonl) or its directory.
         old: PathBuf,
-        /// The later run's results.json.
+        /// The later run, likewise.
         new: PathBuf,
+    },
+    /// Join the results of the shards of one run (`run --shard K/N`) into one.
+    Merge {
+        /// The shards' results directories (or results.json files, or journals).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Directory for the merged results.json and its CI files.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        /// Replace results already in the output directory.
+        #[arg(long)]
+        force: bool,
+        /// The expectations the shards ran with: the merged run is judged by them, as `run`
+        /// judges (junit.xml, failures.csv, exit 1 on anything unexpected).
+        #[arg(long)]
+        expectations: Option<PathBuf>,
+        /// An earlier run to report regressions against, as `run --baseline`.
+        #[arg(long)]
+        baseline: Option<PathBuf>,
     },
     /// Measure a driver's profile: run a battery of probes, infer every choice the emulator
     /// makes, and write the profile (YAML) with the evidence for each.
@@ -141,7 +108,7 @@ enum Commands {
     Devices,
     /// Write a run's results in another tool's format.
     Export {
-        /// A results.json, or the results directory holding one.
+        /// A run: its results.json, its journal (results.jsonl) or its directory.
         #[arg(default_value = "results")]
         results: PathBuf,
         /// Write piglit's results format (DIR/results.json) for `piglit summary`.
@@ -165,13 +132,104 @@ enum Commands {
         /// Where to write each test's final window framebuffer.
         #[arg(long)]
         framebuffers: Option<PathBuf>,
-        /// The highp reference for verdicts.
-        #[arg(long, value_enum, default_value = "driver")]
-        reference: ReferenceMode,
         /// The emulator's profile: a built-in name or an absolute path.
         #[arg(long, default_value = "")]
         emu_profile: String,
+        /// The highp reference for verdicts.
+        #[arg(long, value_enum, default_value = "driver")]
+        reference: ReferenceMode,
     },
+}
+
+/// `halfcheck run`'s arguments.
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// Files and directories.
+    #[arg(required_unless_present = "resume")]
+    paths: Vec<PathBuf>,
+    /// Which backend runs the tests.
+    #[arg(long, value_enum, default_value = "auto")]
+    backend: BackendKind,
+    /// EGL device index for the GL backend (see `halfcheck devices`).
+    #[arg(long)]
+    gl_device: Option<usize>,
+    /// The emulator's arithmetic: highp (binary32), mediump (lowered ops in binary16) or
+    /// exact (binary64).
+    #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
+    emu_mode: Mode,
+    /// The driver the emulator predicts: a built-in profile (llvmpipe, softpipe,
+    /// llvmpipe-nosse) or a profile YAML file (see `halfcheck fingerprint`).
+    #[arg(long, default_value = "llvmpipe")]
+    emu_profile: String,
+    /// Directory for results.json.
+    #[arg(long, default_value = "results")]
+    results: PathBuf,
+    /// Replace the results already in the results directory.
+    #[arg(long)]
+    force: bool,
+    /// Finish the run whose results directory this is: run only the tests its journal lacks,
+    /// with the same settings, and rebuild results.json.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "emu_mode", "emu_profile", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "retries", "max_fails", "framebuffers", "reference"])]
+    resume: Option<PathBuf>,
+    /// Only run tests whose name matches this regex (repeatable).
+    #[arg(short = 't', long = "include")]
+    include: Vec<String>,
+    /// Skip tests whose name matches this regex (repeatable).
+    #[arg(short = 'x', long = "exclude")]
+    exclude: Vec<String>,
+    /// Only run the tests this file names, one per line (# comments allowed).
+    #[arg(long, value_name = "FILE")]
+    test_list: Option<PathBuf>,
+    /// Only run share K of N (1-based): the tests whose name hashes to K.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(u32, u32)>,
+    /// Worker processes (default: one per CPU).
+    #[arg(short = 'j', long)]
+    jobs: Option<usize>,
+    /// Seconds a test may run before its worker is killed.
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Run an unexpected result again up to N times; a result that changes is a flake.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    retries: u32,
+    /// Stop after N unexpected results.
+    #[arg(long, value_name = "N")]
+    max_fails: Option<usize>,
+    /// Expected results for this driver (YAML); anything else makes the run exit 1.
+    #[arg(long)]
+    expectations: Option<PathBuf>,
+    /// Run even when GL_RENDERER does not match the expectations' renderer.
+    #[arg(long)]
+    skip_renderer_check: bool,
+    /// An earlier run (results.json, journal or directory): report regressions against it and
+    /// exit 1 on any.
+    #[arg(long)]
+    baseline: Option<PathBuf>,
+    /// Keep each test's final window framebuffer as exact floats in
+    /// RESULTS/framebuffers/<test name>.rgba32f (see README).
+    #[arg(long)]
+    framebuffers: bool,
+    /// Do not write the HTML report into DIR/report/.
+    #[arg(long)]
+    no_report: bool,
+    /// The highp reference for verdicts: each lowp/mediump test also run promoted to highp
+    /// on the same device (`driver`: unless the acceptance intervals already decide it;
+    /// `always`; `none`).
+    #[arg(long, value_enum, default_value = "driver")]
+    reference: ReferenceMode,
+}
+
+/// `K/N` with 1 <= K <= N.
+fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse::<u32>().ok()?, n.trim().parse::<u32>().ok()?)));
+    match parsed {
+        Some((k, n)) if (1..=n).contains(&k) => Ok((k, n)),
+        _ => Err(format!(
+            "expected K/N with 1 <= K <= N, e.g. 2/3, not '{text}'"
+        )),
+    }
 }
 
 fn main() -> ExitCode {
@@ -179,69 +237,22 @@ fn main() -> ExitCode {
     logger::init(cli.verbose);
     match cli.command {
         Commands::Parse { paths, stats } => parse_command(&paths, stats),
-        Commands::Run {
-            paths,
-            backend,
-            gl_device,
-            emu_mode,
-            emu_profile,
-            results,
-            include,
-            exclude,
-            jobs,
-            timeout,
-            expectations,
-            skip_renderer_check,
-            baseline,
-            framebuffers,
-            no_report,
-            reference,
-        } => {
-            let baseline_path = baseline.clone();
-            let checks = match RunChecks::load(expectations, baseline) {
-                Ok(checks) => checks,
-                Err(e) => {
-                    log::error!("{e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let emu_profile = match resolve_profile(&emu_profile) {
-                Ok((spec, _)) => spec,
-                Err(e) => {
-                    eprintln!("halfcheck: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let mut exclude = exclude;
-            exclude.extend(checks.skip_patterns());
-            let options = RunOptions {
-                paths,
-                backend,
-                backend_options: BackendOptions {
-                    gl_device,
-                    emu_mode,
-                    framebuffers: framebuffers.then(|| results.join("framebuffers")),
-                    reference,
-                    emu_profile,
-                },
-                results_dir: results,
-                include,
-                exclude,
-                jobs: jobs
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-                timeout: Duration::from_secs_f64(timeout.max(0.001)),
-                command_line: std::env::args().collect(),
-                renderer_guard: if skip_renderer_check {
-                    None
-                } else {
-                    checks.renderer_guard()
-                },
-            };
-            let report = (!no_report).then_some(baseline_path);
-            run_command(&options, &checks, report)
-        }
+        Commands::Run(args) => run_command(*args),
         Commands::Report(args) => report_command(args),
         Commands::Compare { old, new } => compare_command(&old, &new),
+        Commands::Merge {
+            inputs,
+            output,
+            force,
+            expectations,
+            baseline,
+        } => merge_command(
+            &inputs,
+            &output,
+            force,
+            expectations.as_deref(),
+            baseline.as_deref(),
+        ),
         Commands::Lint { paths } => lint_command(&paths),
         Commands::Devices => devices_command(),
         Commands::Export { results, piglit } => export_command(&results, &piglit),
@@ -272,7 +283,7 @@ fn main() -> ExitCode {
                 },
                 jobs: jobs
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-                timeout: Duration::from_secs_f64(timeout.max(0.001)),
+                timeout: std::time::Duration::from_secs_f64(timeout.max(0.001)),
                 name,
                 command_line: std::env::args().collect(),
             };
@@ -293,15 +304,15 @@ fn main() -> ExitCode {
             gl_device,
             emu_mode,
             framebuffers,
-            reference,
             emu_profile,
+            reference,
         } => {
             let options = BackendOptions {
                 gl_device,
                 emu_mode,
                 framebuffers,
-                reference,
                 emu_profile,
+                reference,
             };
             let code = worker_main(backend, &options);
             ExitCode::from(code as u8)
@@ -348,67 +359,95 @@ fn parse_command(paths: &[PathBuf], stats: bool) -> ExitCode {
     }
 }
 
-/// The expectations and baseline a run is checked against.
-struct RunChecks {
-    expectations: Option<Expectations>,
-    baseline: Option<ResultsFile>,
-}
-
-impl RunChecks {
-    /// Reads both files before anything runs, so a typo costs no run.
-    fn load(expectations: Option<PathBuf>, baseline: Option<PathBuf>) -> Result<Self, String> {
-        Ok(RunChecks {
-            expectations: expectations
-                .as_deref()
-                .map(Expectations::load)
-                .transpose()?,
-            baseline: baseline.as_deref().map(read_results).transpose()?,
-        })
-    }
-
-    /// The expectations' `skips`, as `-x` patterns.
-    fn skip_patterns(&self) -> Vec<String> {
-        self.expectations
-            .as_ref()
-            .map(|e| e.skip_patterns().to_vec())
-            .unwrap_or_default()
-    }
-
-    /// The expectations' renderer regex.
-    fn renderer_guard(&self) -> Option<regex::Regex> {
-        self.expectations.as_ref().and_then(|e| e.renderer.clone())
-    }
-
-    /// Reviews a finished run against the expectations and the baseline (by status when
-    /// there are neither); also returns the comparison with the baseline.
-    fn review(&self, results: &ResultsFile) -> (Review, Option<Comparison>) {
-        let comparison = self.baseline.as_ref().map(|b| compare(b, results));
-        let review = Review::new(results, self.expectations.as_ref(), comparison.as_ref());
-        (review, comparison)
-    }
+/// Reads `--expectations` and `--baseline` before anything runs, so a typo costs no run.
+fn load_review(expectations: Option<&Path>, baseline: Option<&Path>) -> Result<Review, String> {
+    let baseline = match baseline {
+        Some(path) => {
+            let loaded = load_results(path)?;
+            for warning in &loaded.warnings {
+                log::warn!("{warning}");
+            }
+            Some(loaded.results)
+        }
+        None => None,
+    };
+    let expectations = expectations.map(Expectations::load).transpose()?;
+    Ok(Review::new(expectations, baseline))
 }
 
 /// `halfcheck run`: with expectations or a baseline, exit 1 on anything unexpected or any
-/// regression; without, exit 1 when a test failed, crashed, timed out or errored. Exit 2 when
-/// the run itself could not happen.
-///
-/// `report` (unless `--no-report`) holds the baseline's path: the HTML report goes into
-/// `DIR/report/`; failing to write it is a warning, never a failed run.
-fn run_command(
-    options: &RunOptions,
-    checks: &RunChecks,
-    report: Option<Option<PathBuf>>,
-) -> ExitCode {
-    log::debug!(
-        "run {:?} on {:?} with {} workers, {:?} per test, into {}",
-        options.paths,
-        options.backend,
-        options.jobs,
-        options.timeout,
-        options.results_dir.display()
-    );
+/// regression; without, exit 1 when a test failed, crashed, timed out or errored (a flake
+/// does neither). Exit 2 when the run itself could not happen; 128 + the signal when a
+/// signal stopped it (its results.json is written all the same).
+fn run_command(args: RunArgs) -> ExitCode {
+    let review = match load_review(args.expectations.as_deref(), args.baseline.as_deref()) {
+        Ok(review) => review,
+        Err(e) => {
+            log::error!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    // Unless --no-report, the HTML report goes into DIR/report/ with the baseline beside the
+    // run; failing to write it is a warning, never a failed run.
+    let report_baseline = (!args.no_report).then(|| args.baseline.clone());
     let progress = ProgressDisplay::new();
-    let outcome = run(options, &progress);
+    let hooks = Hooks {
+        command_line: std::env::args().collect(),
+        renderer_guard: if args.skip_renderer_check {
+            None
+        } else {
+            review.renderer_guard()
+        },
+        review: &review,
+        progress: &progress,
+    };
+    let outcome = match &args.resume {
+        Some(dir) => {
+            log::debug!("resume the run in {}", dir.display());
+            resume(dir, &hooks)
+        }
+        None => {
+            let emu_profile = match resolve_profile(&args.emu_profile) {
+                Ok((spec, _)) => spec,
+                Err(e) => {
+                    log::error!("{e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let mut exclude = args.exclude;
+            exclude.extend(review.skip_patterns());
+            let options = RunOptions {
+                paths: args.paths,
+                include: args.include,
+                exclude,
+                test_list: args.test_list,
+                shard: args.shard,
+                settings: Settings {
+                    backend: args.backend,
+                    gl_device: args.gl_device,
+                    emu_mode: args.emu_mode,
+                    emu_profile,
+                    jobs: args.jobs.unwrap_or_else(|| {
+                        std::thread::available_parallelism().map_or(1, |n| n.get())
+                    }),
+                    timeout_s: args.timeout,
+                    retries: args.retries,
+                    max_fails: args.max_fails,
+                    framebuffers: args.framebuffers,
+                    reference: args.reference,
+                },
+                results_dir: args.results,
+                force: args.force,
+            };
+            log::debug!(
+                "run {:?} with {:?} into {}",
+                options.paths,
+                options.settings,
+                options.results_dir.display()
+            );
+            run(&options, &hooks)
+        }
+    };
     progress.finish();
     let outcome = match outcome {
         Ok(outcome) => outcome,
@@ -417,29 +456,65 @@ fn run_command(
             return ExitCode::from(2);
         }
     };
-    let (review, comparison) = checks.review(&outcome.results);
-    print!("{}", summary(&outcome.results, &review));
-    if let Some(comparison) = &comparison {
-        print!("{}", comparison.report());
-    }
-    if let Err(e) = outputs::write_ci_files(&options.results_dir, &outcome.results, &review) {
-        log::error!("{e}");
-        return ExitCode::from(2);
-    }
-    println!(
-        "results: {} (and {} beside it)",
-        outcome.results_path.display(),
-        CI_FILES.join(", ")
-    );
-    if let Some(baseline_path) = report {
-        let baseline = checks.baseline.as_ref().zip(baseline_path.as_deref());
-        let out = options.results_dir.join("report");
+    let code = print_outcome(&outcome.results, &review, &outcome.results_path);
+    if let Some(baseline_path) = report_baseline {
+        let baseline = review.baseline().zip(baseline_path.as_deref());
+        let out = outcome
+            .results_path
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join("report");
         match report_run(&outcome.results, &outcome.results_path, baseline, &out) {
             Ok(summary) => println!("report: {}", summary.index.display()),
             Err(e) => log::warn!("no report: {e}"),
         }
     }
-    if review.passed() {
+    match outcome.signal_exit {
+        Some(signal) => ExitCode::from(signal),
+        None => code,
+    }
+}
+
+/// `halfcheck merge`: exits as `run` does (1 when the merged run has anything unexpected, 2
+/// when the shards cannot be merged).
+fn merge_command(
+    inputs: &[PathBuf],
+    output: &Path,
+    force: bool,
+    expectations: Option<&Path>,
+    baseline: Option<&Path>,
+) -> ExitCode {
+    let merged = load_review(expectations, baseline).and_then(|review| {
+        let merged = merge(inputs, output, force, std::env::args().collect(), &review)?;
+        Ok((merged, review))
+    });
+    match merged {
+        Ok((merged, review)) => {
+            for warning in &merged.warnings {
+                log::warn!("{warning}");
+            }
+            print_outcome(&merged.results, &review, &output.join(RESULTS))
+        }
+        Err(e) => {
+            log::error!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Prints the summary of a finished run (and its comparison with the baseline) and where its
+/// files are; exit 1 when the review found anything that fails it.
+fn print_outcome(results: &ResultsFile, review: &Review, results_path: &Path) -> ExitCode {
+    print!("{}", summary(results, review));
+    if let Some(comparison) = review.comparison(results) {
+        print!("{}", comparison.report());
+    }
+    println!(
+        "results: {} (and {} beside it)",
+        results_path.display(),
+        CI_FILES.join(", ")
+    );
+    if review.passed(results) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -448,12 +523,12 @@ fn run_command(
 
 /// `halfcheck export RESULTS --piglit DIR`: exit 2 when the results cannot be read or written.
 fn export_command(results: &Path, piglit: &Path) -> ExitCode {
-    let file = if results.is_dir() {
-        results.join("results.json")
-    } else {
-        results.to_path_buf()
-    };
-    let written = read_results(&file).and_then(|r| outputs::export_piglit(&r, piglit));
+    let written = load_results(results).and_then(|loaded| {
+        for warning in &loaded.warnings {
+            log::warn!("{warning}");
+        }
+        outputs::export_piglit(&loaded.results, piglit)
+    });
     match written {
         Ok(path) => {
             println!("piglit results: {}", path.display());
@@ -584,18 +659,24 @@ fn fingerprint_command(options: &FingerprintOptions, output: &std::path::Path) -
     ExitCode::SUCCESS
 }
 
-/// `halfcheck compare`: exit 1 on regressions, 2 when a file cannot be read.
-fn compare_command(old: &std::path::Path, new: &std::path::Path) -> ExitCode {
-    let (old, new) = match (read_results(old), read_results(new)) {
+/// `halfcheck compare`: the new run reviewed with the old one as its baseline; exit 1 on
+/// regressions (a flake is none), 2 when a run cannot be read.
+fn compare_command(old: &Path, new: &Path) -> ExitCode {
+    let (old, new) = match (load_results(old), load_results(new)) {
         (Ok(old), Ok(new)) => (old, new),
         (Err(e), _) | (_, Err(e)) => {
             log::error!("{e}");
             return ExitCode::from(2);
         }
     };
-    let comparison = compare(&old, &new);
-    print!("{}", comparison.report());
-    if comparison.regressions.is_empty() {
+    for warning in old.warnings.iter().chain(&new.warnings) {
+        log::warn!("{warning}");
+    }
+    let review = Review::new(None, Some(old.results));
+    if let Some(comparison) = review.comparison(&new.results) {
+        print!("{}", comparison.report());
+    }
+    if review.passed(&new.results) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -41,13 +41,17 @@ fn a_ci_log_gets_plain_lines_and_a_summary_with_verdicts_numbers_and_the_slowest
     );
     assert!(
         stderr.contains(
-            "[1/2] fail: div_scalar.shader_test: probe at line 29 failed at (0, 0): expected \
+            "[1/2] fail: cases/arithmetic/div_scalar.shader_test: probe at line 29 failed at (0, 0): expected \
              [0.25, 0.0, 0.0, 1.0], observed [0.3333435, 0.0, 0.0, 1.0] (8-bit view \
              [0.33333334, 0.0, 0.0, 1.0])"
         ),
         "{stderr}"
     );
-    assert!(stderr.contains("[2/2] fail 2; not-lowered 2\n"), "{stderr}");
+    // Both failures were run again (--retries 1) and failed alike: no flake.
+    assert!(
+        stderr.contains("[2/2] fail 2; not-lowered 2; retried 2, flake 0\n"),
+        "{stderr}"
+    );
 
     assert!(
         stdout.starts_with("emu on halfcheck f16 emulator (profile llvmpipe, highp): 2 tests"),
@@ -61,7 +65,7 @@ fn a_ci_log_gets_plain_lines_and_a_summary_with_verdicts_numbers_and_the_slowest
         "{stdout}"
     );
     assert!(
-        stdout.contains("failed: div_scalar.shader_test: fail, not-lowered\n"),
+        stdout.contains("failed: cases/arithmetic/div_scalar.shader_test: fail, not-lowered\n"),
         "{stdout}"
     );
     assert!(
@@ -101,6 +105,8 @@ fn a_terminal_gets_a_progress_bar_with_counts_and_an_eta() {
     );
     let output = Command::new("script")
         .args(["-qec", &command, "/dev/null"])
+        // A driver that prints to stdout mid-run: its line goes above the bar, not into it.
+        .env("HALFCHECK_WORKER_FAULT", "chatter=/mul_scalar")
         .output()
         .expect("script runs");
     let shown = text(&output);
@@ -114,6 +120,13 @@ fn a_terminal_gets_a_progress_bar_with_counts_and_an_eta() {
     assert!(
         shown.contains("\u{1b}[2K"),
         "the bar redraws in place: {shown:?}"
+    );
+    assert!(
+        shown.contains(
+            "\u{1b}[2Khalfcheck: warning: driver output on the worker's stdout: driver chatter \
+             while running cases/arithmetic/mul_scalar.shader_test\r\n"
+        ),
+        "the bar is cleared for the driver's line: {shown:?}"
     );
     assert!(shown.contains("verdict: "), "{shown}");
 }

@@ -32,7 +32,7 @@ renderer: "^softpipe"
 default:
   status: pass
 tests:
-  - name: glsl-es-1.00/execution/mixed_precision_not_lowered.shader_test
+  - name: igalia-mediump/glsl-es-1.00/execution/mixed_precision_not_lowered.shader_test
     status: pass
     reason: mixed mediump*highp is highp on every driver
   - regex: "_lowered\\.shader_test$"
@@ -138,5 +138,5 @@ fn each_driver_passes_its_own_expectations_and_the_guard_stops_the_other() {
     assert_eq!(simulated.status.code(), Some(1), "{}", text(&simulated));
     let report = text(&simulated);
     assert!(report.contains("10 unexpected results"), "{report}");
-    assert!(report.contains("unexpected: glsl-es-1.00/execution/mediump_if_lowered.shader_test: expected pass, got fail"), "{report}");
+    assert!(report.contains("unexpected: igalia-mediump/glsl-es-1.00/execution/mediump_if_lowered.shader_test: expected pass, got fail"), "{report}");
 }

@@ -35,10 +35,10 @@ fn run_gradient(dir: &Path, backend: &str, keep: bool) -> Value {
 
 /// The kept image of the gradient test, checked against its results entry.
 fn kept_image(dir: &Path, results: &Value) -> WindowImage {
-    let test = &results["tests"]["gradient/window.shader_test"];
+    let test = &results["tests"]["tests/gradient/window.shader_test"];
     let entry = &test["framebuffer"];
     assert_eq!(
-        entry["path"], "framebuffers/gradient/window.shader_test.rgba32f",
+        entry["path"], "framebuffers/tests/gradient/window.shader_test.rgba32f",
         "{test}"
     );
     assert_eq!(
@@ -69,7 +69,7 @@ fn the_emulator_keeps_the_whole_window_not_only_the_probed_pixels() {
     // Without the flag nothing is kept.
     let dir = temp_dir("framebuffers-emu-off");
     let results = run_gradient(&dir, "emu", false);
-    assert!(results["tests"]["gradient/window.shader_test"]
+    assert!(results["tests"]["tests/gradient/window.shader_test"]
         .get("framebuffer")
         .is_none());
     assert!(!dir.join("out/framebuffers").exists());

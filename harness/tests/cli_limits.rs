@@ -65,7 +65,7 @@ fn a_window_or_array_over_the_budget_is_a_skip_with_the_reason_on_the_emulator()
             .expect("a reason")
             .to_string()
     };
-    let huge_window = reason("size_100000x100000.shader_test");
+    let huge_window = reason("suite/size_100000x100000.shader_test");
     assert!(
         huge_window.starts_with("line 8: SIZE asks for a 100000x100000 window"),
         "{huge_window}"
@@ -74,9 +74,9 @@ fn a_window_or_array_over_the_budget_is_a_skip_with_the_reason_on_the_emulator()
         huge_window.contains("at most 16384 pixels"),
         "{huge_window}"
     );
-    let many_pixels = reason("size_4096x4096.shader_test");
+    let many_pixels = reason("suite/size_4096x4096.shader_test");
     assert!(many_pixels.contains("16777216 pixels"), "{many_pixels}");
-    let array = reason("huge_array.shader_test");
+    let array = reason("suite/huge_array.shader_test");
     assert!(array.contains("'big' 2000000000"), "{array}");
 }
 
@@ -158,7 +158,7 @@ fn the_gl_backend_skips_what_the_device_or_the_budget_cannot_hold() {
         .expect("runs");
     assert!(output.status.success(), "{}", text(&output));
     let tests = results(&dir.join("out"))["tests"].clone();
-    let device = &tests["size_100000x100000.shader_test"];
+    let device = &tests["suite/size_100000x100000.shader_test"];
     assert_eq!(device["status"], "skip", "{device}");
     assert!(
         device["reason"]
@@ -166,7 +166,7 @@ fn the_gl_backend_skips_what_the_device_or_the_budget_cannot_hold() {
             .is_some_and(|r| r.contains("larger than the context's")),
         "{device}"
     );
-    let budget = &tests["size_4096x4096.shader_test"];
+    let budget = &tests["suite/size_4096x4096.shader_test"];
     assert_eq!(budget["status"], "skip", "{budget}");
     assert!(
         budget["reason"]

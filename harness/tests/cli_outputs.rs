@@ -81,8 +81,8 @@ fn junit_xml_validates_against_the_schema_gitlab_reads_and_carries_the_numbers()
         "{junit}"
     );
     assert!(junit.contains(
-        "<testcase classname=\"arithmetic\" name=\"div_scalar.shader_test\" \
-         file=\"arithmetic/div_scalar.shader_test\""
+        "<testcase classname=\"suite/arithmetic\" name=\"div_scalar.shader_test\" \
+         file=\"suite/arithmetic/div_scalar.shader_test\""
     ));
     // The failure carries the probe and the numbers: observed float, binary16, binary32.
     assert!(
@@ -130,11 +130,20 @@ fn results_and_failures_csv_have_deqp_runners_shape_with_the_verdict() {
     assert_eq!(
         statuses,
         [
-            ("arithmetic/div_scalar.shader_test", "fail:not-lowered"),
-            ("arithmetic/mul_scalar.shader_test", "fail:not-lowered"),
-            ("malformed.shader_test", "error"),
-            ("\"odd, \"\"name\"\" <&>.shader_test\"", "fail:not-lowered"),
-            ("too_big.shader_test", "skip"),
+            (
+                "suite/arithmetic/div_scalar.shader_test",
+                "fail:not-lowered"
+            ),
+            (
+                "suite/arithmetic/mul_scalar.shader_test",
+                "fail:not-lowered"
+            ),
+            ("suite/malformed.shader_test", "error"),
+            (
+                "\"suite/odd, \"\"name\"\" <&>.shader_test\"",
+                "fail:not-lowered"
+            ),
+            ("suite/too_big.shader_test", "skip"),
         ]
         .map(|(n, s)| (n.to_string(), s.to_string()))
     );
@@ -157,7 +166,7 @@ fn results_and_failures_csv_have_deqp_runners_shape_with_the_verdict() {
     );
     assert!(std::fs::read_to_string(good.join("results.csv"))
         .expect("written")
-        .starts_with("div_scalar.shader_test,pass:lowered,"));
+        .starts_with("cases/arithmetic/div_scalar.shader_test,pass:lowered,"));
 }
 
 #[test]

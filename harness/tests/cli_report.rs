@@ -264,8 +264,8 @@ fn report_of_llvmpipe_and_softpipe_on_cases_matches_their_results() {
 
     // A regressed test's page shows both runs' observed values, its verdicts, the lowered
     // operations in its source and the emulator's images.
-    let name = "arithmetic/add_scalar.shader_test";
-    let page = read(&site.join("tests/arithmetic@add_scalar.html"));
+    let name = "cases/arithmetic/add_scalar.shader_test";
+    let page = read(&site.join("tests/cases@arithmetic@add_scalar.html"));
     for run in [&old, &new] {
         let test = &run["tests"][name];
         let observed = shown(&test["probes"][0]["observed"][0]);
@@ -300,7 +300,13 @@ fn report_of_llvmpipe_and_softpipe_on_cases_matches_their_results() {
 fn report_of_emulator_runs_shows_what_lowering_changes_without_a_driver() {
     let root = temp_dir("report-emu");
     let (highp, mediump) = (root.join("highp"), root.join("mediump"));
-    let filter = ["-t", "^arithmetic/", "--no-report", "--backend", "emu"];
+    let filter = [
+        "-t",
+        "^cases/arithmetic/",
+        "--no-report",
+        "--backend",
+        "emu",
+    ];
     // The mediump run keeps its framebuffers: the observed image and |observed - highp|.
     let a = run(
         &mediump,
@@ -328,13 +334,13 @@ fn report_of_emulator_runs_shows_what_lowering_changes_without_a_driver() {
     check_counts(&index, &[&results(&mediump), &results(&highp)]);
     let regressions = front_table(&index, "regressions");
     assert!(
-        regressions.contains("arithmetic/add_scalar.shader_test"),
+        regressions.contains("cases/arithmetic/add_scalar.shader_test"),
         "{regressions:?}"
     );
     check_site(&site);
-    let page = read(&site.join("tests/arithmetic@add_scalar.html"));
+    let page = read(&site.join("tests/cases@arithmetic@add_scalar.html"));
     assert!(
-        page.contains("arithmetic@add_scalar-run0-observed.png"),
+        page.contains("cases@arithmetic@add_scalar-run0-observed.png"),
         "no observed image"
     );
     // fract(a + b) is 0.25 lowered and 0.48999 at highp on every pixel.
@@ -361,7 +367,7 @@ fn report_of_emulator_runs_shows_what_lowering_changes_without_a_driver() {
     let page = read(&history.join("history.html"));
     let row = page
         .split("<tr>")
-        .find(|r| r.contains(">arithmetic/add_scalar.shader_test<"))
+        .find(|r| r.contains(">cases/arithmetic/add_scalar.shader_test<"))
         .expect("add_scalar regressed");
     assert!(
         row.contains("pass, lowered") && row.contains(">night3<"),

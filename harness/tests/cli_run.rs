@@ -44,17 +44,26 @@ fn run_writes_the_results_contract() {
     let total = shader_tests(&cases()).len();
     let tests = r["tests"].as_object().expect("tests object");
     assert_eq!(tests.len(), total);
-    let div = &tests["arithmetic/div_scalar.shader_test"];
+    let div = &tests["cases/arithmetic/div_scalar.shader_test"];
     assert_eq!(div["status"], "pass");
     assert!(div["duration_s"].as_f64().is_some());
-    let streamed = std::fs::read_to_string(dir.join("results.jsonl")).expect("stream");
-    assert_eq!(streamed.lines().count(), total);
+    let streamed = std::fs::read_to_string(dir.join("results.jsonl")).expect("journal");
+    let header: Value =
+        serde_json::from_str(streamed.lines().next().expect("header")).expect("json");
+    assert_eq!(header["format"], "halfcheck-journal/1");
+    assert_eq!(header["run"]["backend"], "mock");
+    assert_eq!(streamed.lines().count(), 1 + total);
 }
 
 #[test]
 fn include_and_exclude_filters_select_tests_by_name() {
     let dir = temp_dir("filters");
-    let output = run_mock(&dir, &["-t", "^arithmetic/", "-x", "div"], &cases(), None);
+    let output = run_mock(
+        &dir,
+        &["-t", "^cases/arithmetic/", "-x", "div"],
+        &cases(),
+        None,
+    );
     assert!(output.status.success(), "{}", text(&output));
     let r = results(&dir);
     let names: Vec<&String> = r["tests"].as_object().expect("tests").keys().collect();
@@ -66,7 +75,7 @@ fn include_and_exclude_filters_select_tests_by_name() {
     assert_eq!(names.len(), expected, "{names:?}");
     assert!(names
         .iter()
-        .all(|n| n.starts_with("arithmetic/") && !n.contains("div")));
+        .all(|n| n.starts_with("cases/arithmetic/") && !n.contains("div")));
 }
 
 #[test]
@@ -76,7 +85,7 @@ fn a_crashing_worker_costs_one_test_and_the_run_goes_on() {
         &dir,
         &["-j", "1"],
         &cases().join("arithmetic"),
-        Some(("HALFCHECK_WORKER_FAULT", "crash=^div_scalar")),
+        Some(("HALFCHECK_WORKER_FAULT", "crash=/div_scalar")),
     );
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     let r = results(&dir);
@@ -88,7 +97,7 @@ fn a_crashing_worker_costs_one_test_and_the_run_goes_on() {
         .filter(|(_, t)| t["status"] == "crash")
         .collect();
     assert_eq!(crashed.len(), 1);
-    assert_eq!(crashed[0].0, "div_scalar.shader_test");
+    assert_eq!(crashed[0].0, "cases/arithmetic/div_scalar.shader_test");
     assert!(crashed[0].1["reason"]
         .as_str()
         .is_some_and(|s| s.contains("worker ended")));
@@ -103,12 +112,15 @@ fn a_hanging_worker_times_out_and_is_replaced() {
         &dir,
         &["-j", "2", "--timeout", "1"],
         &cases().join("arithmetic"),
-        Some(("HALFCHECK_WORKER_FAULT", "hang=^mul_scalar")),
+        Some(("HALFCHECK_WORKER_FAULT", "hang=/mul_scalar")),
     );
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     let r = results(&dir);
     let tests = r["tests"].as_object().expect("tests");
-    assert_eq!(tests["mul_scalar.shader_test"]["status"], "timeout");
+    assert_eq!(
+        tests["cases/arithmetic/mul_scalar.shader_test"]["status"],
+        "timeout"
+    );
     assert_eq!(
         tests.values().filter(|t| t["status"] == "pass").count(),
         tests.len() - 1
@@ -133,8 +145,8 @@ fn a_malformed_file_is_an_error_result_and_the_others_still_run() {
     let output = run_mock(&dir.join("out"), &[], &corpus, None);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     let r = results(&dir.join("out"));
-    assert_eq!(r["tests"]["good.shader_test"]["status"], "pass");
-    let bad = &r["tests"]["bad.shader_test"];
+    assert_eq!(r["tests"]["cases/good.shader_test"]["status"], "pass");
+    let bad = &r["tests"]["cases/bad.shader_test"];
     assert_eq!(bad["status"], "error");
     let reason = bad["reason"].as_str().expect("reason");
     assert!(reason.contains("bad.shader_test:4:"), "{reason}");
@@ -181,12 +193,13 @@ fn parse_stats_counts_files_and_exit_code_follows_errors() {
     );
 }
 
-/// The README's main job on a machine with no GL driver: `auto` falls back to the emulator.
+/// The README's main job on a machine with no GL driver: `auto` falls back to the emulator,
+/// and says so in the summary line and in results.json.
 #[test]
-fn auto_backend_falls_back_to_the_emulator_without_a_gl_driver() {
+fn auto_backend_falls_back_to_the_emulator_only_without_a_gl_driver_and_says_so() {
     let dir = temp_dir("auto");
     let output = halfcheck()
-        .args(["run", "-t", "^arithmetic/div_scalar", "--results"])
+        .args(["run", "-t", "^cases/arithmetic/div_scalar", "--results"])
         .arg(&dir)
         .arg(cases())
         // glvnd finds no EGL vendor library here, so no driver answers.
@@ -194,9 +207,17 @@ fn auto_backend_falls_back_to_the_emulator_without_a_gl_driver() {
         .output()
         .expect("runs");
     assert!(output.status.success(), "{}", text(&output));
+    assert!(
+        text(&output).contains("[fallback: no GL driver to load"),
+        "{}",
+        text(&output)
+    );
     let r = results(&dir);
     assert_eq!(r["run"]["backend"], "emu");
-    let test = &r["tests"]["arithmetic/div_scalar.shader_test"];
+    assert!(r["run"]["fallback"]
+        .as_str()
+        .is_some_and(|why| why.contains("no EGL device found")));
+    let test = &r["tests"]["cases/arithmetic/div_scalar.shader_test"];
     assert_eq!(test["status"], "pass");
     // The emulator lowers as Mesa does: fract(fp16(1/3) * 1024) is exactly 0.25.
     assert_eq!(test["probes"][0]["observed"][0], 0.25);

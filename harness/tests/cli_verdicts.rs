@@ -53,7 +53,7 @@ fn igalia_lowered_tests_are_lowered_on_llvmpipe_and_not_on_softpipe() {
     let llvm = verdicts(&root.join("llvmpipe"));
     let soft = verdicts(&root.join("softpipe"));
     for name in LOWERED {
-        let test = format!("{name}.shader_test");
+        let test = format!("execution/{name}.shader_test");
         // llvmpipe keeps the stored `result = a / b` of the red channel in binary32 (a lone
         // operation on 32-bit uniforms), so only the amplified green channel is lowered.
         let on_llvmpipe = if name == "mediump_div_lowered" {
@@ -64,11 +64,11 @@ fn igalia_lowered_tests_are_lowered_on_llvmpipe_and_not_on_softpipe() {
         assert_eq!(llvm[&test]["verdict"], on_llvmpipe, "{test} on llvmpipe");
         assert_eq!(soft[&test]["verdict"], "not-lowered", "{test} on softpipe");
     }
-    let mixed = "mixed_precision_not_lowered.shader_test";
+    let mixed = "execution/mixed_precision_not_lowered.shader_test";
     assert_eq!(llvm[mixed]["verdict"], "not-lowered");
     assert_eq!(soft[mixed]["verdict"], "not-lowered");
     // The exact float behind the verdict: fract(1/3 * 1024) in binary16 is 0.25.
-    let channel = &llvm["mediump_div_lowered.shader_test"]["probes"][0]["channels"][1];
+    let channel = &llvm["execution/mediump_div_lowered.shader_test"]["probes"][0]["channels"][1];
     assert_eq!(channel["observed"], 0.25);
     assert_eq!(channel["verdict"], "lowered");
     assert_eq!(channel["matches_mediump"], true);

@@ -4,9 +4,11 @@
 //! them, `compare` and the reports read them, and this crate depends on neither. Fields are
 //! only ever added; a reader ignores the ones it does not know.
 
+mod journal;
 mod json;
 mod verdict;
 
+pub use journal::{read_journal, Damaged, Journal, JournalHeader, JournalLine, JOURNAL_FORMAT};
 pub use json::{json_float, json_float_option, json_floats};
 pub use verdict::{ChannelAnalysis, ChannelEvidence, ChannelVerdict, Evidence, Interval, Verdict};
 
@@ -16,7 +18,8 @@ use std::collections::BTreeMap;
 /// The format tag written into every results file.
 pub const FORMAT: &str = "halfcheck-results/1";
 
-/// Reads a results file, checking its format tag.
+/// Reads a results file (`results.json`), checking its format tag; see [`read_journal`] for
+/// the journal of a run that did not finish.
 pub fn read_results(path: &std::path::Path) -> Result<ResultsFile, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
@@ -70,6 +73,16 @@ pub struct RunInfo {
     /// `highp_bounds`, `mediump_bounds`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub predictions: BTreeMap<String, PredictionInfo>,
+    /// Set when `--backend auto` found no GL driver to load and ran the emulator: why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<String>,
+    /// Which tests the run was asked for; absent in files written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<Selection>,
+    /// Why the run did not run every selected test (a signal, `--max-fails`, a journal read
+    /// before its run finished); absent when it ran them all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<String>,
 }
 
 /// How one prediction was made: which arithmetic, driver model, precision model and
@@ -88,6 +101,37 @@ pub struct PredictionInfo {
     pub precision_model: String,
     /// The lowering switches (`float16`, `int16`, ...) that were on.
     pub switches: Vec<String>,
+}
+
+/// How a run chose its tests, so that a comparison can tell a test that is gone from one the
+/// run left out, and `run --resume` can find the same tests again.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Selection {
+    /// The paths given, made absolute.
+    pub paths: Vec<std::path::PathBuf>,
+    /// Test-name prefixes those paths cover (a directory's name, or a file's full name).
+    pub scope: Vec<String>,
+    /// `-t` regexes (and nothing else): a test must match one, when there are any.
+    #[serde(default)]
+    pub include: Vec<String>,
+    /// `-x` regexes, the expectations' `skips` included.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// The names of `--test-list`, when one was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test_list: Option<Vec<String>>,
+    /// The shards run, when the run was a share of the tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+}
+
+/// A share of the tests: those whose name hashes to one of `indices` (1-based) of `count`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Shard {
+    /// The shards included, 1-based (one for a run, several for a merge of some shards).
+    pub indices: Vec<u32>,
+    /// How many shards the tests were split into.
+    pub count: u32,
 }
 
 /// How a test ended, in piglit's terms.
@@ -154,6 +198,27 @@ pub struct TestResult {
     /// The highp reference run behind the channels' `reference` values, when one was asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<ReferenceRun>,
+    /// Earlier attempts at an unexpected result (`--retries`), oldest first; this result is the
+    /// last attempt.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<Attempt>,
+    /// True when the attempts disagree (status or verdict): the test is flaky, and its result
+    /// is reported apart rather than as a failure or a regression.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flake: bool,
+}
+
+/// An earlier attempt at a test that was run again.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Attempt {
+    /// Its status.
+    pub status: Status,
+    /// Its verdict.
+    #[serde(default)]
+    pub verdict: Option<Verdict>,
+    /// Its reason.
+    #[serde(default)]
+    pub reason: Option<String>,
 }
 
 /// A test's final window framebuffer kept as a file: raw little-endian binary32, R, G, B, A
@@ -182,6 +247,8 @@ impl TestResult {
             framebuffer: None,
             verdict_reason: None,
             reference: None,
+            attempts: Vec::new(),
+            flake: false,
         }
     }
 }

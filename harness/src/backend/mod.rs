@@ -23,7 +23,7 @@ pub use window::WindowImage;
 /// Which backend a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum BackendKind {
-    /// The GL backend when an EGL driver is found, else the emulator.
+    /// The GL backend; the emulator only where no EGL driver can be loaded at all.
     Auto,
     /// A real OpenGL ES driver through EGL, headless.
     Gl,
@@ -52,28 +52,50 @@ pub struct BackendOptions {
     pub emu_profile: String,
 }
 
-/// Opens a backend of `kind`; `Auto` takes the GL backend when a driver answers.
-pub fn open_backend(
-    kind: BackendKind,
-    options: &BackendOptions,
-) -> Result<Box<dyn Backend>, String> {
+/// A backend opened for a worker.
+pub struct Opened {
+    /// The backend.
+    pub backend: Box<dyn Backend>,
+    /// Set when `auto` found no GL driver to load and opened the emulator: why.
+    pub fallback: Option<String>,
+}
+
+/// Opens a backend of `kind`. `Auto` takes the GL backend, and the emulator only when no EGL
+/// implementation can be loaded at all (no libEGL, or one with no vendor library and so no
+/// device to list); a driver or device that is there but fails to open is an error, never a
+/// silent switch to the emulator.
+pub fn open_backend(kind: BackendKind, options: &BackendOptions) -> Result<Opened, String> {
+    let opened = |backend: Box<dyn Backend>| Opened {
+        backend,
+        fallback: None,
+    };
     match kind {
         BackendKind::Gl => gl::GlBackend::new(options.gl_device)
-            .map(|b| Box::new(b) as Box<dyn Backend>)
+            .map(|b| opened(Box::new(b)))
             .map_err(|e| e.to_string()),
         BackendKind::Auto => match gl::GlBackend::new(options.gl_device) {
-            Ok(b) => Ok(Box::new(b)),
-            Err(gl_error) => open_backend(BackendKind::Emu, options)
-                .map_err(|emu_error| format!("no GL driver ({gl_error}) and {emu_error}")),
+            Ok(b) => Ok(opened(Box::new(b))),
+            Err(e @ (gl::GlError::NoEgl | gl::GlError::NoDevice(_))) => {
+                let mut emu = open_backend(BackendKind::Emu, options)?;
+                emu.fallback = Some(format!("no GL driver to load ({e}): ran the emulator"));
+                Ok(emu)
+            }
+            Err(e) => Err(format!(
+                "{e} (--backend auto runs the emulator only where no GL driver can be \
+                 loaded; pass --backend emu to run it anyway)"
+            )),
         },
         BackendKind::Emu => {
             let profile = match options.emu_profile.as_str() {
                 "" => halfcheck_compiler::Profile::default(),
                 spec => emu::load_profile(spec)?,
             };
-            Ok(Box::new(emu::EmuBackend::new(options.emu_mode, profile)))
+            Ok(opened(Box::new(emu::EmuBackend::new(
+                options.emu_mode,
+                profile,
+            ))))
         }
-        BackendKind::Mock => Ok(Box::new(mock::MockBackend)),
+        BackendKind::Mock => Ok(opened(Box::new(mock::MockBackend))),
     }
 }
 

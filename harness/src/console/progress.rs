@@ -1,10 +1,14 @@
 //! The progress of a run on stderr: on a terminal, a bar with the counts by status and by
 //! verdict and an estimate of the time left; elsewhere (a CI log), a plain line every
 //! [`LINE_INTERVAL`] and at the end. Either way, each test that did not pass (fail, warn,
-//! crash, timeout, error) gets a line of its own as soon as it finishes.
+//! crash, timeout, error) or that flaked gets a line of its own as soon as it finishes.
+//!
+//! What the runner knows shows too: a resumed run starts at the tests its journal holds
+//! (counted with the rest, and named in the counts), and the counts say how many tests were
+//! run again (`--retries`) and how many of those flaked.
 
 use super::{eprint_line, set_live_bar};
-use crate::results::{Status, TestResult, Verdict};
+use crate::results::{RunInfo, Status, TestResult, Verdict};
 use crate::runner::Progress;
 use halfcheck_compiler::front::diagnostic::escape;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -29,8 +33,14 @@ struct State {
     last_line: Instant,
     total: usize,
     done: usize,
+    /// Of `done`, the tests the journal held when the run was resumed.
+    resumed: usize,
     by_status: BTreeMap<Status, usize>,
     by_verdict: BTreeMap<Verdict, usize>,
+    /// Tests run more than once (`--retries`).
+    retried: usize,
+    /// Of those, the ones whose attempts disagreed.
+    flakes: usize,
 }
 
 impl Default for ProgressDisplay {
@@ -58,34 +68,62 @@ impl ProgressDisplay {
                 last_line: now,
                 total: 0,
                 done: 0,
+                resumed: 0,
                 by_status: BTreeMap::new(),
                 by_verdict: BTreeMap::new(),
+                retried: 0,
+                flakes: 0,
             }),
         }
     }
 
-    /// Takes the bar off the terminal.
+    /// Draws the bar a last time, where the run got to (a stopped run's bar is not full), and
+    /// leaves it on the terminal above the summary; a run that never started draws none.
     pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
         set_live_bar(None);
+        if let Some(bar) = self.bar.as_ref().filter(|bar| bar.length().is_some()) {
+            bar.abandon();
+            // The cursor is still on the bar's line.
+            eprint_line("");
+        }
     }
 }
 
 impl Progress for ProgressDisplay {
-    fn start(&self, total: usize) {
-        log::debug!("{total} tests to run");
+    fn start(&self, info: &RunInfo, to_run: usize, done: &BTreeMap<String, TestResult>) {
+        log::debug!(
+            "{to_run} tests to run on {} ({})",
+            info.backend,
+            info.renderer
+        );
+        if let Some(why) = &info.fallback {
+            log::warn!("{why}");
+        }
+        let total = to_run + done.len();
+        if !done.is_empty() {
+            eprint_line(&format!(
+                "resuming: {} of {total} tests are in the journal, {to_run} to run",
+                done.len()
+            ));
+        }
         if let Ok(mut state) = self.state.lock() {
             state.total = total;
+            for result in done.values() {
+                state.count(result);
+            }
+            state.resumed = done.len();
             state.started = Instant::now();
             state.last_line = state.started;
-        }
-        if let Some(bar) = &self.bar {
-            bar.set_length(total as u64);
-            bar.reset_eta();
-            bar.enable_steady_tick(Duration::from_millis(200));
-            set_live_bar(Some(bar.clone()));
+            if let Some(bar) = &self.bar {
+                bar.set_length(total as u64);
+                bar.set_position(done.len() as u64);
+                bar.set_message(state.counts());
+                // The estimate starts from here: the journal's tests took no time now.
+                bar.tick();
+                bar.reset_eta();
+                bar.enable_steady_tick(Duration::from_millis(200));
+                set_live_bar(Some(bar.clone()));
+            }
         }
     }
 
@@ -93,13 +131,17 @@ impl Progress for ProgressDisplay {
         let Ok(mut state) = self.state.lock() else {
             return;
         };
-        state.done += 1;
-        *state.by_status.entry(result.status).or_default() += 1;
-        if let Some(verdict) = result.verdict {
-            *state.by_verdict.entry(verdict).or_default() += 1;
-        }
+        state.count(result);
         let position = format!("[{}/{}]", state.done, state.total);
-        if !matches!(result.status, Status::Pass | Status::Skip) {
+        if result.flake {
+            let earlier: Vec<&str> = result.attempts.iter().map(|a| a.status.as_str()).collect();
+            eprint_line(&format!(
+                "{position} flake: {}: {}, earlier attempts: {}",
+                escape(name),
+                result.status.as_str(),
+                earlier.join(", ")
+            ));
+        } else if !matches!(result.status, Status::Pass | Status::Skip) {
             let reason = result.reason.as_deref().unwrap_or("");
             let first = reason.lines().next().unwrap_or("");
             eprint_line(&format!(
@@ -128,7 +170,19 @@ impl Progress for ProgressDisplay {
 }
 
 impl State {
-    /// `pass 120, fail 2; lowered 90, not-lowered 3`: the non-zero counts.
+    /// Counts one finished test.
+    fn count(&mut self, result: &TestResult) {
+        self.done += 1;
+        *self.by_status.entry(result.status).or_default() += 1;
+        if let Some(verdict) = result.verdict {
+            *self.by_verdict.entry(verdict).or_default() += 1;
+        }
+        self.retried += usize::from(!result.attempts.is_empty());
+        self.flakes += usize::from(result.flake);
+    }
+
+    /// `pass 120, fail 2; lowered 90, not-lowered 3; retried 2, flake 1; 40 from the
+    /// journal`: the non-zero counts.
     fn counts(&self) -> String {
         let statuses: Vec<String> = self
             .by_status
@@ -140,20 +194,82 @@ impl State {
             .iter()
             .map(|(v, n)| format!("{v} {n}"))
             .collect();
-        if verdicts.is_empty() {
-            statuses.join(", ")
-        } else {
-            format!("{}; {}", statuses.join(", "), verdicts.join(", "))
+        let mut groups = vec![statuses.join(", ")];
+        if !verdicts.is_empty() {
+            groups.push(verdicts.join(", "));
+        }
+        if self.retried > 0 {
+            groups.push(format!("retried {}, flake {}", self.retried, self.flakes));
+        }
+        if self.resumed > 0 {
+            groups.push(format!("{} from the journal", self.resumed));
+        }
+        groups.join("; ")
+    }
+
+    /// `; eta 12 s` from the pace of this run's tests so far, or nothing at the end.
+    fn eta(&self, now: Instant) -> String {
+        let ran = self.done - self.resumed;
+        if ran == 0 || self.done >= self.total {
+            return String::new();
+        }
+        let per_test = now.duration_since(self.started).as_secs_f64() / ran as f64;
+        let left = per_test * (self.total - self.done) as f64;
+        format!("; eta {left:.0} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Attempt;
+
+    fn state() -> State {
+        let now = Instant::now();
+        State {
+            started: now,
+            last_line: now,
+            total: 10,
+            done: 0,
+            resumed: 0,
+            by_status: BTreeMap::new(),
+            by_verdict: BTreeMap::new(),
+            retried: 0,
+            flakes: 0,
         }
     }
 
-    /// `; eta 12 s` from the pace so far, or nothing at the end.
-    fn eta(&self, now: Instant) -> String {
-        if self.done == 0 || self.done >= self.total {
-            return String::new();
-        }
-        let per_test = now.duration_since(self.started).as_secs_f64() / self.done as f64;
-        let left = per_test * (self.total - self.done) as f64;
-        format!("; eta {left:.0} s")
+    #[test]
+    fn the_counts_name_retries_flakes_and_the_journals_tests() {
+        let mut state = state();
+        let mut lowered = TestResult::with_status(Status::Pass, "");
+        lowered.verdict = Some(Verdict::Lowered);
+        state.count(&lowered);
+        state.resumed = 1;
+        let mut flaky = TestResult::with_status(Status::Pass, "");
+        flaky.flake = true;
+        flaky.attempts = vec![Attempt {
+            status: Status::Crash,
+            verdict: None,
+            reason: None,
+        }];
+        state.count(&flaky);
+        let mut steady = TestResult::with_status(Status::Crash, "");
+        steady.attempts = flaky.attempts.clone();
+        state.count(&steady);
+        assert_eq!(
+            state.counts(),
+            "pass 2, crash 1; lowered 1; retried 2, flake 1; 1 from the journal"
+        );
+    }
+
+    #[test]
+    fn the_estimate_counts_only_the_tests_this_run_ran() {
+        let mut state = state();
+        state.done = 6;
+        state.resumed = 4;
+        // Two tests in 20 s, four left: 40 s, not the 13 s that six tests would give.
+        let now = state.started + Duration::from_secs(20);
+        assert_eq!(state.eta(now), "; eta 40 s");
     }
 }

@@ -1,19 +1,24 @@
-//! The summary printed at the end of a run: what ran where, counts by status and by verdict,
-//! every result the review found with its numbers, and the slowest tests.
+//! The summary printed at the end of a run (and of `merge`): what ran where (and why it
+//! stopped early, if it did), counts by status and by verdict, every result the review found
+//! with its numbers, the flakes apart, and the slowest tests.
 //!
 //! ```text
 //! gl on llvmpipe (LLVM 15.0.6, 256 bits): 194 tests in 14 s
 //!   status:  190 pass, 2 fail, 2 skip
 //!   verdict: 150 lowered, 20 not-lowered, 3 partial, 0 out-of-bounds, 5 undetermined, 12 n/a; 4 without one
-//! unexpected: arithmetic/div_scalar.shader_test: expected pass, lowered, got pass, not-lowered
+//! unexpected: cases/arithmetic/div_scalar.shader_test: expected pass, lowered, got pass, not-lowered
 //!     probe line 32 at (0, 0) r: observed 0.33333334 (0x3eaaaaab); mediump (binary16) 0.25, ...
 //! 1 unexpected results
+//! 1 flakes, reported apart (a flake never fails a run):
+//! flake: cases/lowp/mul_vec4.shader_test: crash, then pass (changed when run again)
+//!     attempt 1: crash: the worker died (signal 9: SIGKILL)
 //! slowest tests:
-//!   1.234 s  arithmetic/pow.shader_test
+//!   1.234 s  cases/arithmetic/pow.shader_test
 //! ```
 
-use crate::outputs::{evidence, Review};
-use crate::results::{ResultsFile, Status, Verdict};
+use crate::outputs::evidence;
+use crate::results::{ResultsFile, Status, TestResult, Verdict};
+use crate::review::{Finding, Review};
 use halfcheck_compiler::front::diagnostic::escape;
 use std::collections::BTreeMap;
 
@@ -34,24 +39,41 @@ const VERDICTS: [Verdict; 8] = [
 
 /// The summary of `results` as reviewed, as lines of text.
 pub fn summary(results: &ResultsFile, review: &Review) -> String {
+    let fallback = results
+        .run
+        .fallback
+        .as_deref()
+        .map(|why| format!(" [fallback: {}]", escape(why)))
+        .unwrap_or_default();
     let mut text = format!(
-        "{} on {}: {} tests{}\n",
+        "{} on {}: {} tests{}{fallback}\n",
         results.run.backend,
         escape(&results.run.renderer),
         results.tests.len(),
         elapsed(results).map_or(String::new(), |s| format!(" in {s} s"))
     );
+    if let Some(why) = &results.run.incomplete {
+        text.push_str(&format!("incomplete: {}\n", escape(why)));
+    }
     text.push_str(&format!("  status:  {}\n", status_counts(results)));
     text.push_str(&format!("  verdict: {}\n", verdict_counts(results)));
-    for (name, finding) in &review.findings {
-        text.push_str(&format!("{}\n", escape(&finding.describe_test(Some(name)))));
-        if let Some(result) = results.tests.get(name) {
-            for line in evidence::lines(result) {
-                text.push_str(&format!("    {}\n", escape(&line)));
-            }
+    let (failing, flakes): (Vec<_>, Vec<_>) = review
+        .findings(results)
+        .into_iter()
+        .partition(|(_, _, finding)| finding.kind.fails_run());
+    for (name, result, finding) in &failing {
+        text.push_str(&finding_lines(name, finding, result));
+    }
+    text.push_str(&format!("{} unexpected results\n", failing.len()));
+    if !flakes.is_empty() {
+        text.push_str(&format!(
+            "{} flakes, reported apart (a flake never fails a run):\n",
+            flakes.len()
+        ));
+        for (name, result, finding) in &flakes {
+            text.push_str(&finding_lines(name, finding, result));
         }
     }
-    text.push_str(&format!("{} unexpected results\n", review.failing()));
     let mut by_time: Vec<(&String, f64)> = results
         .tests
         .iter()
@@ -63,6 +85,15 @@ pub fn summary(results: &ResultsFile, review: &Review) -> String {
         for (name, seconds) in by_time.into_iter().take(SLOWEST) {
             text.push_str(&format!("  {seconds:7.3} s  {}\n", escape(name)));
         }
+    }
+    text
+}
+
+/// A finding's line and, indented below it, the numbers behind the result.
+fn finding_lines(name: &str, finding: &Finding, result: &TestResult) -> String {
+    let mut text = format!("{}\n", escape(&finding.describe_test(Some(name))));
+    for line in evidence::lines(result) {
+        text.push_str(&format!("    {}\n", escape(&line)));
     }
     text
 }
@@ -158,7 +189,7 @@ mod tests {
             .into_iter()
             .collect(),
         };
-        let text = summary(&results, &Review::new(&results, None, None));
+        let text = summary(&results, &Review::default());
         assert_eq!(
             text,
             "emu on halfcheck f16 emulator (mediump): 2 tests in 14 s\n  \

@@ -9,8 +9,10 @@ pub mod battery;
 pub mod infer;
 
 use crate::backend::{BackendKind, BackendOptions};
-use crate::results::TestResult;
-use crate::runner::{run, Progress, RunOptions};
+use crate::results::{RunInfo, TestResult};
+use crate::review::Review;
+use crate::runner::{run, Hooks, Progress, RunOptions, Settings};
+use crate::verdict::ReferenceMode;
 use halfcheck_compiler::Profile;
 use infer::{reading, Inference, Inferrer, Reading};
 use std::collections::BTreeMap;
@@ -50,27 +52,45 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
         let path = probes.join(format!("{}.shader_test", probe.choice));
         std::fs::write(&path, &probe.text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
+    let settings = Settings {
+        backend: options.backend,
+        gl_device: options.backend_options.gl_device,
+        emu_mode: options.backend_options.emu_mode,
+        emu_profile: options.backend_options.emu_profile.clone(),
+        jobs: options.jobs,
+        timeout_s: options.timeout.as_secs_f64(),
+        retries: 0,
+        max_fails: None,
+        framebuffers: false,
+        reference: ReferenceMode::None,
+    };
+    let review = Review::default();
     let outcome = run(
         &RunOptions {
             paths: vec![probes],
-            backend: options.backend,
-            backend_options: options.backend_options.clone(),
-            results_dir: dir.join("results"),
             include: Vec::new(),
             exclude: Vec::new(),
-            jobs: options.jobs,
-            timeout: options.timeout,
+            test_list: None,
+            shard: None,
+            settings,
+            results_dir: dir.join("results"),
+            force: true,
+        },
+        &Hooks {
             command_line: options.command_line.clone(),
             renderer_guard: None,
+            review: &review,
+            progress: &Quiet,
         },
-        &Quiet,
     )?;
     let observed: BTreeMap<String, Reading> = outcome
         .results
         .tests
         .iter()
         .map(|(name, result)| {
-            let key = name.strip_suffix(".shader_test").unwrap_or(name);
+            // Named from the battery's folder: `probes/CHOICE.shader_test`.
+            let file = name.strip_prefix("probes/").unwrap_or(name);
+            let key = file.strip_suffix(".shader_test").unwrap_or(file);
             (key.to_owned(), reading(result))
         })
         .collect();
@@ -102,7 +122,7 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
 struct Quiet;
 
 impl Progress for Quiet {
-    fn start(&self, _total: usize) {}
+    fn start(&self, _info: &RunInfo, _to_run: usize, _done: &BTreeMap<String, TestResult>) {}
     fn finished(&self, _name: &str, _result: &TestResult) {}
 }
 

@@ -4,12 +4,13 @@
 //! `results.csv` has every test, `failures.csv` those the review found (unexpected results,
 //! regressions, flakes; without expectations, the tests that failed). `status` is the piglit
 //! status, extended with the lowering verdict when the test has one (`pass:lowered`,
-//! `fail:not-lowered`, `skip`); `duration` is in seconds. Like deqp-runner's, the files have
+//! `fail:not-lowered`, `skip`), and `flake` in its place for a test whose attempts disagreed
+//! (`flake:lowered`), as deqp-runner writes `Flake`; `duration` is in seconds. Like deqp-runner's, the files have
 //! no header line. Fields holding a comma, a quote or a line break are quoted as RFC 4180
 //! says.
 
-use super::review::Review;
 use crate::results::{ResultsFile, TestResult};
+use crate::review::Review;
 
 /// `results.csv`: every test in name order.
 pub fn results_csv(results: &ResultsFile) -> String {
@@ -22,18 +23,25 @@ pub fn results_csv(results: &ResultsFile) -> String {
 
 /// `failures.csv`: the tests the review found, in name order.
 pub fn failures_csv(results: &ResultsFile, review: &Review) -> String {
-    review
-        .findings
-        .keys()
-        .filter_map(|name| results.tests.get(name).map(|result| line(name, result)))
+    results
+        .tests
+        .iter()
+        .filter(|(name, result)| review.finding(name, result).is_some())
+        .map(|(name, result)| line(name, result))
         .collect()
 }
 
-/// `status` or `status:verdict`, e.g. `pass:lowered`.
+/// `status` or `status:verdict`, e.g. `pass:lowered`; `flake` for the status of a test whose
+/// attempts disagreed.
 pub fn status_with_verdict(result: &TestResult) -> String {
+    let status = if result.flake {
+        "flake"
+    } else {
+        result.status.as_str()
+    };
     match result.verdict {
-        Some(verdict) => format!("{}:{verdict}", result.status.as_str()),
-        None => result.status.as_str().to_string(),
+        Some(verdict) => format!("{status}:{verdict}"),
+        None => status.to_string(),
     }
 }
 
@@ -95,11 +103,18 @@ mod tests {
     }
 
     #[test]
+    fn a_flake_is_written_as_flake_in_place_of_its_status() {
+        let mut flaky = TestResult::with_status(Status::Pass, "");
+        flaky.verdict = Some(Verdict::Lowered);
+        flaky.flake = true;
+        assert_eq!(status_with_verdict(&flaky), "flake:lowered");
+    }
+
+    #[test]
     fn failures_csv_has_only_the_reviewed_tests() {
         let results = results();
-        let review = Review::new(&results, None, None);
         assert_eq!(
-            failures_csv(&results, &review),
+            failures_csv(&results, &Review::default()),
             "\"b/odd, \"\"name\"\".shader_test\",fail:n/a,1.500000\n"
         );
     }

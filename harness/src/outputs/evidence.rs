@@ -1,12 +1,13 @@
-//! The numbers behind a result, as lines a person reads: what each failed probe expected and
-//! observed, and for each judged channel the observed float beside the binary16 (mediump) and
-//! binary32 (highp) predictions and their acceptance intervals.
+//! The numbers behind a result, as lines a person reads: how earlier attempts ended
+//! (`--retries`), what each failed probe expected and observed, and for each judged channel
+//! the observed float beside the binary16 (mediump) and binary32 (highp) predictions and
+//! their acceptance intervals.
 //!
 //! The words are those of `results.json`: `observed` is the exact float the shader wrote,
 //! `8-bit view` what piglit's RGBA8 framebuffer would hold, `mediump`/`highp` the emulator's
 //! predictions, `H`/`M` the highp and mediump acceptance intervals.
 
-use crate::results::{ChannelAnalysis, ChannelVerdict, ProbeResult, TestResult};
+use crate::results::{Attempt, ChannelAnalysis, ChannelVerdict, ProbeResult, TestResult};
 
 /// At most this many channel lines per test; the rest are counted.
 pub const MAX_CHANNEL_LINES: usize = 8;
@@ -14,20 +15,28 @@ pub const MAX_CHANNEL_LINES: usize = 8;
 /// The channel names, by index.
 const CHANNELS: [&str; 4] = ["r", "g", "b", "a"];
 
-/// The lines for `result`: each failed probe (else the first line of its reason), then its
-/// judged channels (those that decided the verdict first), at most [`MAX_CHANNEL_LINES`].
+/// The lines for `result`: each earlier attempt, each failed probe (else the first line of
+/// its reason), then its judged channels (those that decided the verdict first), at most
+/// [`MAX_CHANNEL_LINES`].
 pub fn lines(result: &TestResult) -> Vec<String> {
     let mut lines: Vec<String> = result
+        .attempts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| attempt(i + 1, a))
+        .collect();
+    let failed: Vec<String> = result
         .probes
         .iter()
         .filter(|p| !p.pass)
         .map(failed_probe)
         .collect();
-    if lines.is_empty() {
+    if failed.is_empty() {
         if let Some(reason) = result.reason.as_deref().and_then(|r| r.lines().next()) {
             lines.push(reason.to_string());
         }
     }
+    lines.extend(failed);
     let mut channels: Vec<(&ProbeResult, usize, &ChannelAnalysis)> = result
         .probes
         .iter()
@@ -48,6 +57,24 @@ pub fn lines(result: &TestResult) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// `attempt 1: crash: the worker died (signal 9: SIGKILL)`.
+fn attempt(number: usize, attempt: &Attempt) -> String {
+    let verdict = attempt
+        .verdict
+        .map(|v| format!(", {v}"))
+        .unwrap_or_default();
+    let reason = attempt
+        .reason
+        .as_deref()
+        .and_then(|r| r.lines().next())
+        .map(|r| format!(": {r}"))
+        .unwrap_or_default();
+    format!(
+        "attempt {number}: {}{verdict}{reason}",
+        attempt.status.as_str()
+    )
 }
 
 /// Whether a channel verdict takes part in the test's verdict.

@@ -4,14 +4,15 @@
 //! GitLab shows a test case's `classname` as its suite and `name` as its name, and keeps only
 //! the first of two cases with the same pair: `classname` is the test's folder, `name` its
 //! file name, `file` its whole name, so every case is unique. A test the review found
-//! (see [`super::review`]) carries a `<failure>` (an `<error>` when it crashed, timed out or
+//! (see [`crate::review`]) carries a `<failure>` (an `<error>` when it crashed, timed out or
 //! errored) whose text is the finding and its numbers: each failed probe and the judged
 //! channels with the observed float and the binary16 and binary32 predictions. A flake passes
-//! with its finding in `<system-out>`; a skipped test has `<skipped>` with the reason.
+//! with its finding (`flake: ...`, its attempts) in `<system-out>`, counted in no failure
+//! total; a skipped test has `<skipped>` with the reason.
 
 use super::evidence;
-use super::review::{Finding, Review};
 use crate::results::{ResultsFile, Status, TestResult};
+use crate::review::{Finding, Review};
 
 /// The most characters of text in one case's failure, so that a large run stays far below
 /// GitLab's 30 MB per file.
@@ -22,7 +23,8 @@ pub fn junit_xml(results: &ResultsFile, review: &Review) -> String {
     let mut cases = String::new();
     let (mut failures, mut errors, mut skipped, mut time) = (0, 0, 0, 0.0);
     for (name, result) in &results.tests {
-        let outcome = Outcome::of(result, review.finding(name));
+        let finding = review.finding(name, result);
+        let outcome = Outcome::of(result, finding.as_ref());
         match outcome {
             Outcome::Failure(_) => failures += 1,
             Outcome::Error(_) => errors += 1,
@@ -199,7 +201,7 @@ mod tests {
                 TestResult::with_status(Status::Crash, "SIGSEGV"),
             ),
         ]);
-        let xml = junit_xml(&run, &Review::new(&run, None, None));
+        let xml = junit_xml(&run, &Review::default());
         assert!(xml.contains(
             "<testcase classname=\"a/b\" name=\"pass.shader_test\" \
              file=\"a/b/pass.shader_test\" time=\"0.000000\"/>"
@@ -219,7 +221,7 @@ mod tests {
             "t.shader_test",
             TestResult::with_status(Status::Fail, "bad \u{1b}[31m \u{0} \"x\" & more"),
         )]);
-        let xml = junit_xml(&run, &Review::new(&run, None, None));
+        let xml = junit_xml(&run, &Review::default());
         assert!(!xml.contains('\u{1b}') && !xml.contains('\u{0}'));
         assert!(
             xml.contains("bad \\u{1b}[31m \\u{0} \"x\" &amp; more"),

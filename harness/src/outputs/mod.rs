@@ -2,21 +2,20 @@
 //! ([`junit`]), `results.csv` and `failures.csv` ([`csv`]), and on request piglit's results
 //! format ([`piglit`], `halfcheck export --piglit`).
 //!
-//! Pure functions over the `halfcheck-results` types: each takes a finished run and its
-//! [`Review`] (which tests need attention, decided once for the exit code, the terminal and
-//! these files) and returns text. [`write_ci_files`] writes them into the results directory;
-//! every command that writes a `results.json` calls it. [`evidence`] renders the numbers
-//! behind a result the same way for all of them and for the terminal.
+//! Pure functions over the `halfcheck-results` types: each takes a finished run and the
+//! [`Review`] it was checked by (which tests need attention, the rule the exit code and the
+//! terminal follow too) and returns text. [`write_ci_files`] writes them into the results
+//! directory; `runner::write_results`, through which every `results.json` is written, calls
+//! it. [`evidence`] renders the numbers behind a result the same way for all of them and for
+//! the terminal.
 
 pub mod csv;
 pub mod evidence;
 pub mod junit;
 pub mod piglit;
-pub mod review;
-
-pub use review::{Finding, FindingKind, Review};
 
 use crate::results::ResultsFile;
+use crate::review::Review;
 use std::path::{Path, PathBuf};
 
 /// The CI files every run writes into its results directory.

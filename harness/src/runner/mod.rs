@@ -1,23 +1,43 @@
-//! `halfcheck run`: finds the tests, runs them in worker processes, writes `results.json`.
+//! `halfcheck run`: finds the tests, runs them in worker processes, writes `results.json` and
+//! the CI files beside it.
 //!
 //! Each worker process opens one backend and runs tests one at a time ([`worker`]); the parent
-//! ([`pool`]) gives each test a time limit and replaces a worker that crashed or hung, so a
-//! driver fault costs one test, never the run. Every result is appended to
-//! `results.jsonl` as it arrives, so an interrupted run keeps what it measured.
+//! ([`pool`]) gives each test a time limit, replaces a worker that crashed or hung, so a
+//! driver fault costs one test, never the run, and reruns unexpected results (`--retries`).
+//! Every result is appended to the journal `results.jsonl` ([`journal`]) as it arrives, after
+//! a header with the run's info and settings, so a killed run keeps what it measured and
+//! `run --resume DIR` runs only what it lacks. SIGINT and SIGTERM ([`interrupt`]) stop the
+//! run and still write `results.json` from what finished.
+//!
+//! The seams for the terminal and the CI outputs: [`Progress`] sees every result as it
+//! arrives; the run's [`Review`] says which results fail it (those are rerun and counted by
+//! `--max-fails`); every finished run's `results.json` and CI files are written by
+//! [`write_results`].
 
+mod interrupt;
+pub mod journal;
+pub mod merge;
 mod pool;
 mod protocol;
 mod worker;
 
 pub use worker::worker_main;
 
+use crate::backend::emu::{parse_mode, Mode};
 use crate::backend::{BackendKind, BackendOptions};
-use crate::discover::{find_tests, Filter};
-use crate::results::{ResultsFile, RunInfo, TestResult, FORMAT};
-use pool::{run_pool, Worker, WorkerCommand};
+use crate::discover::{absolute, find, read_test_list, Selected};
+use crate::results::{
+    read_journal, JournalHeader, ResultsFile, RunInfo, Selection, Shard, TestResult, FORMAT,
+    JOURNAL_FORMAT,
+};
+use crate::review::Review;
+use crate::verdict::ReferenceMode;
+use interrupt::Interrupt;
+use journal::{damaged_lines, JournalWriter, JOURNAL, RESULTS};
+use pool::{run_pool, PoolSettings, Worker, WorkerCommand};
 use protocol::Job;
-use std::collections::BTreeMap;
-use std::io::Write;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -27,24 +47,87 @@ use std::time::Duration;
 pub struct RunOptions {
     /// Files and directories to run.
     pub paths: Vec<PathBuf>,
-    /// Which backend.
-    pub backend: BackendKind,
-    /// Backend settings (GL device).
-    pub backend_options: BackendOptions,
-    /// Where `results.json` goes.
-    pub results_dir: PathBuf,
     /// `-t` regexes.
     pub include: Vec<String>,
     /// `-x` regexes.
     pub exclude: Vec<String>,
+    /// `--test-list`: only the tests it names.
+    pub test_list: Option<PathBuf>,
+    /// `--shard K/N`: only the tests whose name hashes to K (1-based) of N.
+    pub shard: Option<(u32, u32)>,
+    /// How the tests run.
+    pub settings: Settings,
+    /// Where `results.json` goes.
+    pub results_dir: PathBuf,
+    /// Replace the results already in `results_dir`.
+    pub force: bool,
+}
+
+/// How the tests run; kept in the journal's header, so `--resume` goes on the same way.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Settings {
+    /// Which backend.
+    #[serde(with = "backend_name")]
+    pub backend: BackendKind,
+    /// Which EGL device.
+    pub gl_device: Option<usize>,
+    /// The emulator's arithmetic.
+    #[serde(with = "mode_name")]
+    pub emu_mode: Mode,
+    /// The emulator's driver profile: a built-in name or an absolute path to a YAML file.
+    #[serde(default)]
+    pub emu_profile: String,
     /// Worker processes.
     pub jobs: usize,
-    /// Time limit per test.
-    pub timeout: Duration,
+    /// Time limit per test, in seconds.
+    pub timeout_s: f64,
+    /// How many times an unexpected result is run again.
+    pub retries: u32,
+    /// Stop after this many unexpected results.
+    pub max_fails: Option<usize>,
+    /// Keep each test's final window framebuffer in `RESULTS/framebuffers`.
+    #[serde(default)]
+    pub framebuffers: bool,
+    /// When each lowp/mediump test also runs promoted to highp, as the verdicts' reference.
+    #[serde(default)]
+    pub reference: ReferenceMode,
+}
+
+impl Settings {
+    /// What the workers of a run into `dir` open their backend with.
+    fn backend_options(&self, dir: &Path) -> BackendOptions {
+        BackendOptions {
+            gl_device: self.gl_device,
+            emu_mode: self.emu_mode,
+            emu_profile: self.emu_profile.clone(),
+            reference: self.reference,
+            framebuffers: self
+                .framebuffers
+                .then(|| absolute(dir).join("framebuffers")),
+        }
+    }
+}
+
+/// What watches a run as it goes (the terminal's display, `console::progress`). Called from
+/// the pool's threads, so it must be `Sync`.
+pub trait Progress: Sync {
+    /// The first worker is up on `info`'s driver: `to_run` tests to run now; `done`, the
+    /// results already in the journal (`--resume`).
+    fn start(&self, info: &RunInfo, to_run: usize, done: &BTreeMap<String, TestResult>);
+    /// A test's final result (after any retries), as it arrives, in the order tests finish.
+    fn finished(&self, name: &str, result: &TestResult);
+}
+
+/// How a run is watched and judged while it goes on.
+pub struct Hooks<'a> {
     /// The command line, for the results file.
     pub command_line: Vec<String>,
     /// When set, the run stops before any test unless `GL_RENDERER` matches.
     pub renderer_guard: Option<regex::Regex>,
+    /// Decides which results fail the run (rerun, counted by `--max-fails`, in the CI files).
+    pub review: &'a Review,
+    /// Sees the results as they arrive.
+    pub progress: &'a dyn Progress,
 }
 
 /// A finished run.
@@ -54,47 +137,151 @@ pub struct RunOutcome {
     pub results: ResultsFile,
     /// Where it was written.
     pub results_path: PathBuf,
+    /// Set when a signal stopped the run: the exit status it should end with.
+    pub signal_exit: Option<u8>,
 }
 
-/// What a run reports as it goes (the terminal's progress display, `console::progress`).
-/// Results arrive from several threads, in the order tests finish.
-pub trait Progress: Sync {
-    /// The run is about to start `total` tests.
-    fn start(&self, total: usize);
-    /// Test `name` finished with `result`.
-    fn finished(&self, name: &str, result: &TestResult);
-}
-
-/// Runs the tests and writes the results, telling `progress` about each. Errors are problems
-/// that stop the whole run.
-pub fn run(options: &RunOptions, progress: &dyn Progress) -> Result<RunOutcome, String> {
-    let filter = Filter::new(&options.include, &options.exclude)?;
-    let (files, walk_errors) = find_tests(&options.paths);
-    for e in &walk_errors {
-        eprintln!("warning: {e}");
+/// Runs the tests and writes the results. Errors are problems that stop the whole run before
+/// any test ran (exit 2).
+pub fn run(options: &RunOptions, hooks: &Hooks) -> Result<RunOutcome, String> {
+    let found = find(&options.paths);
+    if !found.errors.is_empty() {
+        return Err(found.errors.join("\n"));
     }
-    let jobs: Vec<Job> = files
+    let test_list = options
+        .test_list
+        .as_deref()
+        .map(read_test_list)
+        .transpose()?;
+    if let (Some(list), Some(file)) = (&test_list, &options.test_list) {
+        let known: BTreeSet<&str> = found.tests.iter().map(|t| t.name.as_str()).collect();
+        let unknown: Vec<&String> = list
+            .iter()
+            .filter(|n| !known.contains(n.as_str()))
+            .collect();
+        if !unknown.is_empty() {
+            return Err(format!(
+                "{}: {} names match no test under the paths given, e.g. '{}'",
+                file.display(),
+                unknown.len(),
+                unknown[0]
+            ));
+        }
+    }
+    let selection = Selection {
+        paths: options.paths.iter().map(|p| absolute(p)).collect(),
+        scope: found.scope.into_iter().collect(),
+        include: options.include.clone(),
+        exclude: options.exclude.clone(),
+        test_list,
+        shard: options.shard.map(|(index, count)| Shard {
+            indices: vec![index],
+            count,
+        }),
+    };
+    let selected = Selected::new(&selection)?;
+    let jobs: Vec<Job> = found
+        .tests
         .into_iter()
-        .filter(|f| filter.selects(&f.name))
-        .map(|f| Job {
-            name: f.name,
-            path: f.path,
+        .filter(|t| selected.selects(&t.name))
+        .map(|t| Job {
+            name: t.name,
+            path: t.path,
         })
         .collect();
     if jobs.is_empty() {
         return Err("no .shader_test files selected".to_string());
     }
+    let journal = JournalWriter::create(&options.results_dir, options.force)?;
+    execute(
+        Plan {
+            dir: &options.results_dir,
+            settings: &options.settings,
+            selection,
+            jobs,
+            done: BTreeMap::new(),
+            resumed: None,
+            journal,
+        },
+        hooks,
+    )
+}
 
-    std::fs::create_dir_all(&options.results_dir).map_err(|e| {
+/// `run --resume DIR`: runs what `DIR`'s journal lacks, with the settings and selection its
+/// header recorded, and rebuilds `results.json`.
+pub fn resume(dir: &Path, hooks: &Hooks) -> Result<RunOutcome, String> {
+    let path = dir.join(JOURNAL);
+    let journal = read_journal(&path).map_err(|e| format!("cannot resume: {e}"))?;
+    for warning in damaged_lines(&path, &journal, "its test runs again") {
+        log::warn!("{warning}");
+    }
+    let settings: Settings =
+        serde_json::from_value(journal.header.settings.clone()).map_err(|e| {
+            format!(
+                "cannot resume: {}:1: no runner settings: {e}",
+                path.display()
+            )
+        })?;
+    let selection = journal.header.run.selection.clone().ok_or_else(|| {
         format!(
-            "cannot create results directory {}: {e}",
-            options.results_dir.display()
+            "cannot resume: {}:1: the header does not say which tests were selected",
+            path.display()
         )
     })?;
-    let command = worker_command(options)?;
+    let found = find(&selection.paths);
+    if !found.errors.is_empty() {
+        return Err(format!("cannot resume: {}", found.errors.join("\n")));
+    }
+    let selected = Selected::new(&selection)?;
+    let jobs: Vec<Job> = found
+        .tests
+        .into_iter()
+        .filter(|t| selected.selects(&t.name) && !journal.tests.contains_key(&t.name))
+        .map(|t| Job {
+            name: t.name,
+            path: t.path,
+        })
+        .collect();
+    let writer = JournalWriter::rewrite(dir, &journal)?;
+    execute(
+        Plan {
+            dir,
+            settings: &settings,
+            selection,
+            jobs,
+            done: journal.tests,
+            resumed: Some(journal.header.run),
+            journal: writer,
+        },
+        hooks,
+    )
+}
+
+/// A run ready to go: what to run, and what is already done.
+struct Plan<'a> {
+    dir: &'a Path,
+    settings: &'a Settings,
+    selection: Selection,
+    jobs: Vec<Job>,
+    done: BTreeMap<String, TestResult>,
+    /// The journal's run info, when resuming.
+    resumed: Option<RunInfo>,
+    journal: JournalWriter,
+}
+
+/// What the pool's threads share while results arrive.
+struct Collected {
+    tests: BTreeMap<String, TestResult>,
+    journal: JournalWriter,
+    unexpected: usize,
+}
+
+fn execute(plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
+    let settings = plan.settings;
+    let command = worker_command(plan.dir, settings)?;
     let started = now_rfc3339();
     let (first, info) = Worker::start(&command)?;
-    if let Some(guard) = &options.renderer_guard {
+    if let Some(guard) = &hooks.renderer_guard {
         if !guard.is_match(&info.renderer) {
             first.finish();
             return Err(format!(
@@ -104,58 +291,114 @@ pub fn run(options: &RunOptions, progress: &dyn Progress) -> Result<RunOutcome, 
             ));
         }
     }
+    let mut journal = plan.journal;
+    let run = match plan.resumed {
+        Some(earlier) => {
+            if (&earlier.backend, &earlier.renderer) != (&info.backend, &info.renderer) {
+                first.finish();
+                return Err(format!(
+                    "cannot resume: the run in {} used {} on '{}', this one opens {} on '{}'",
+                    plan.dir.display(),
+                    earlier.backend,
+                    earlier.renderer,
+                    info.backend,
+                    info.renderer
+                ));
+            }
+            earlier
+        }
+        None => {
+            let run = RunInfo {
+                started,
+                command_line: hooks.command_line.clone(),
+                selection: Some(plan.selection),
+                ..info
+            };
+            let header = JournalHeader {
+                format: JOURNAL_FORMAT.to_string(),
+                run: run.clone(),
+                settings: serde_json::to_value(settings).map_err(|e| e.to_string())?,
+            };
+            if let Err(e) = journal.header(&header) {
+                first.finish();
+                return Err(e);
+            }
+            run
+        }
+    };
     // Every later worker runs the backend the first one resolved `auto` to.
     let command = WorkerCommand {
         args: worker_args(
-            resolved_kind(options.backend, &info),
-            &options.backend_options,
+            resolved_kind(settings.backend, &run),
+            &settings.backend_options(plan.dir),
         ),
         ..command
     };
-
-    let stream_path = options.results_dir.join("results.jsonl");
-    let stream = std::fs::File::create(&stream_path)
-        .map_err(|e| format!("cannot write {}: {e}", stream_path.display()))?;
-    progress.start(jobs.len());
-    let collected = Mutex::new((BTreeMap::new(), stream));
+    let interrupt = Interrupt::on_signals()?;
+    hooks.progress.start(&run, plan.jobs.len(), &plan.done);
+    let collected = Mutex::new(Collected {
+        tests: plan.done,
+        journal,
+        unexpected: 0,
+    });
     let on_result = |job: &Job, result: TestResult| {
-        let Ok(mut guard) = collected.lock() else {
+        let Ok(mut c) = collected.lock() else {
             return;
         };
-        let (tests, stream) = &mut *guard;
-        let line = serde_json::json!({ "name": job.name, "result": result });
-        writeln!(stream, "{line}").ok();
-        progress.finished(&job.name, &result);
-        tests.insert(job.name.clone(), result);
+        if let Err(e) = c.journal.append(&job.name, &result) {
+            interrupt.stop(e);
+        }
+        if hooks.review.fails_run(&job.name, &result) {
+            c.unexpected += 1;
+            if let Some(max) = settings.max_fails.filter(|max| c.unexpected >= *max) {
+                interrupt.stop(format!(
+                    "stopped after {max} unexpected results (--max-fails)"
+                ));
+            }
+        }
+        hooks.progress.finished(&job.name, &result);
+        c.tests.insert(job.name.clone(), result);
     };
-    run_pool(
-        &command,
-        first,
-        jobs,
-        options.jobs,
-        options.timeout,
-        &on_result,
-    );
+    let fails_run = |name: &str, result: &TestResult| hooks.review.fails_run(name, result);
+    let pool = PoolSettings {
+        command: &command,
+        threads: settings.jobs,
+        timeout: Duration::from_secs_f64(settings.timeout_s.max(0.001)),
+        retries: settings.retries,
+        fails_run: &fails_run,
+        interrupt: &interrupt,
+    };
+    run_pool(&pool, first, plan.jobs, &on_result);
 
-    let (tests, _) = collected
+    let collected = collected
         .into_inner()
         .map_err(|_| "a worker thread panicked".to_string())?;
     let results = ResultsFile {
         format: FORMAT.to_string(),
         run: RunInfo {
-            started,
             finished: now_rfc3339(),
-            command_line: options.command_line.clone(),
-            ..info
+            incomplete: interrupt.reason(),
+            ..run
         },
-        tests,
+        tests: collected.tests,
     };
-    let results_path = options.results_dir.join("results.json");
-    write_json(&results_path, &results)?;
+    let results_path = plan.dir.join(RESULTS);
+    write_results(plan.dir, &results, hooks.review)?;
     Ok(RunOutcome {
         results,
         results_path,
+        signal_exit: interrupt.exit_code(),
     })
+}
+
+/// Writes a run's final results into its directory: `results.json`, then the CI files
+/// beside it (`junit.xml`, `results.csv`, `failures.csv`, see `outputs`) as `review` judges
+/// the run. Every command that finishes a run writes through here: `run`, `run --resume`, a
+/// run stopped by a signal or `--max-fails`, and `merge`.
+pub fn write_results(dir: &Path, results: &ResultsFile, review: &Review) -> Result<(), String> {
+    write_json(&dir.join(RESULTS), results)?;
+    crate::outputs::write_ci_files(dir, results, review)?;
+    Ok(())
 }
 
 /// The backend a worker actually opened.
@@ -168,11 +411,11 @@ fn resolved_kind(asked: BackendKind, info: &RunInfo) -> BackendKind {
 }
 
 /// How to start a worker for this run, with Mesa's shader cache inside the results directory.
-fn worker_command(options: &RunOptions) -> Result<WorkerCommand, String> {
+fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find halfcheck itself: {e}"))?;
     let mut env = Vec::new();
     if std::env::var_os("MESA_SHADER_CACHE_DIR").is_none() {
-        let cache = absolute(&options.results_dir).join("mesa_shader_cache");
+        let cache = absolute(dir).join("mesa_shader_cache");
         env.push((
             "MESA_SHADER_CACHE_DIR".to_string(),
             cache.display().to_string(),
@@ -180,7 +423,7 @@ fn worker_command(options: &RunOptions) -> Result<WorkerCommand, String> {
     }
     Ok(WorkerCommand {
         exe,
-        args: worker_args(options.backend, &options.backend_options),
+        args: worker_args(settings.backend, &settings.backend_options(dir)),
         env,
     })
 }
@@ -188,16 +431,10 @@ fn worker_command(options: &RunOptions) -> Result<WorkerCommand, String> {
 /// `worker --backend KIND [--gl-device N] --emu-mode MODE [--emu-profile PROFILE]
 /// --reference WHEN [--framebuffers DIR]`.
 fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
-    let name = match kind {
-        BackendKind::Auto => "auto",
-        BackendKind::Gl => "gl",
-        BackendKind::Emu => "emu",
-        BackendKind::Mock => "mock",
-    };
     let mut args = vec![
         "worker".to_string(),
         "--backend".to_string(),
-        name.to_string(),
+        backend_name::name(kind).to_string(),
     ];
     if let Some(device) = options.gl_device {
         args.extend(["--gl-device".to_string(), device.to_string()]);
@@ -217,11 +454,45 @@ fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     args
 }
 
-/// `path` made absolute against the current directory.
-fn absolute(path: &Path) -> PathBuf {
-    std::env::current_dir()
-        .map(|cwd| cwd.join(path))
-        .unwrap_or_else(|_| path.to_path_buf())
+/// `BackendKind` in the journal's settings, by its command-line name.
+mod backend_name {
+    use crate::backend::BackendKind;
+    use clap::ValueEnum;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// The command-line name of `kind`.
+    pub fn name(kind: BackendKind) -> &'static str {
+        match kind {
+            BackendKind::Auto => "auto",
+            BackendKind::Gl => "gl",
+            BackendKind::Emu => "emu",
+            BackendKind::Mock => "mock",
+        }
+    }
+
+    pub fn serialize<S: Serializer>(kind: &BackendKind, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(name(*kind))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BackendKind, D::Error> {
+        let text = String::deserialize(d)?;
+        BackendKind::from_str(&text, false).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The emulator's `Mode` in the journal's settings, by its command-line name.
+mod mode_name {
+    use super::{parse_mode, Mode};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(mode: &Mode, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(mode.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Mode, D::Error> {
+        let text = String::deserialize(d)?;
+        parse_mode(&text).map_err(serde::de::Error::custom)
+    }
 }
 
 /// Writes pretty JSON to `path`.

@@ -1,15 +1,18 @@
 //! The parent side of the worker processes: hands out jobs, enforces the per-test timeout,
-//! and replaces a worker that crashed or hung so the rest of the run goes on.
+//! replaces a worker that crashed or hung so the rest of the run goes on, reruns unexpected
+//! results (`--retries`) and stops handing out jobs once the run is interrupted.
 
+use super::interrupt::Interrupt;
 use super::protocol::{Job, Reply};
-use crate::results::{RunInfo, Status, TestResult};
+use crate::results::{Attempt, RunInfo, Status, TestResult};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How to start a worker process.
 #[derive(Debug, Clone)]
@@ -26,6 +29,16 @@ pub struct WorkerCommand {
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 /// How much of a worker's stderr is kept for a crash report.
 const STDERR_TAIL: usize = 2000;
+/// How often a waiting thread looks whether the run was interrupted.
+const POLL: Duration = Duration::from_millis(50);
+
+/// How one job on one worker ended.
+pub enum Ran {
+    /// It has a result; the worker is still usable when it is `Some`.
+    Done(Option<Worker>, TestResult),
+    /// The run was interrupted while it ran: the worker was killed, nothing was measured.
+    Abandoned,
+}
 
 /// A running worker process.
 pub struct Worker {
@@ -44,6 +57,9 @@ impl Worker {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            // Its own process group: a terminal's Ctrl-C reaches the parent alone, which
+            // stops the workers itself and keeps what they finished.
+            .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot start worker {}: {e}", command.exe.display()))?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
@@ -61,9 +77,10 @@ impl Worker {
                     Err(e) if line.starts_with("{\"") => {
                         Reply::Fatal(format!("unreadable reply from the worker: {e}"))
                     }
-                    // Drivers sometimes print to stdout; only JSON lines are replies.
+                    // Drivers sometimes print to stdout; only JSON lines are replies. The
+                    // logger prints the line (escaped) above a live progress bar.
                     Err(_) => {
-                        eprintln!("worker: {line}");
+                        log::warn!("driver output on the worker's stdout: {line}");
                         continue;
                     }
                 };
@@ -99,7 +116,7 @@ impl Worker {
     }
 
     /// Runs one job; on a crash or timeout the worker is gone and the result says so.
-    pub fn run(mut self, job: &Job, timeout: Duration) -> (Option<Worker>, TestResult) {
+    pub fn run(mut self, job: &Job, timeout: Duration, interrupt: &Interrupt) -> Ran {
         let sent = serde_json::to_string(job)
             .map_err(|e| e.to_string())
             .and_then(|text| {
@@ -109,21 +126,15 @@ impl Worker {
             });
         if let Err(e) = sent {
             let died = self.stop();
-            return (
+            return Ran::Done(
                 None,
                 crashed(format!("cannot send the test to the worker ({e}); {died}")),
             );
         }
-        match self.replies.recv_timeout(timeout) {
-            Ok(Reply::Result(result)) => (Some(self), *result),
-            Ok(other) => {
-                let died = self.stop();
-                (
-                    None,
-                    crashed(format!("unexpected worker reply {other:?}; {died}")),
-                )
-            }
-            Err(RecvTimeoutError::Timeout) => {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
                 self.stop();
                 let mut result = TestResult::with_status(
                     Status::Timeout,
@@ -133,11 +144,26 @@ impl Worker {
                     ),
                 );
                 result.duration_s = timeout.as_secs_f64();
-                (None, result)
+                return Ran::Done(None, result);
             }
-            Err(RecvTimeoutError::Disconnected) => {
-                let died = self.stop();
-                (None, crashed(died))
+            match self.replies.recv_timeout(left.min(POLL)) {
+                Ok(Reply::Result(result)) => return Ran::Done(Some(self), *result),
+                Ok(other) => {
+                    let died = self.stop();
+                    return Ran::Done(
+                        None,
+                        crashed(format!("unexpected worker reply {other:?}; {died}")),
+                    );
+                }
+                Err(RecvTimeoutError::Timeout) if interrupt.is_set() => {
+                    self.stop();
+                    return Ran::Abandoned;
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    let died = self.stop();
+                    return Ran::Done(None, crashed(died));
+                }
             }
         }
     }
@@ -200,37 +226,42 @@ fn keep_tail(mut stderr: impl Read, tail: &Mutex<String>) {
     }
 }
 
-/// Runs `jobs` on `threads` workers, starting with `first` (already started).
+/// How the pool runs jobs.
+pub struct PoolSettings<'a> {
+    /// How to start a replacement worker.
+    pub command: &'a WorkerCommand,
+    /// Worker processes at once.
+    pub threads: usize,
+    /// Time limit per test.
+    pub timeout: Duration,
+    /// How many times a result that fails the run is run again.
+    pub retries: u32,
+    /// Whether a result fails the run (and so is run again): the run's `Review`.
+    pub fails_run: &'a (dyn Fn(&str, &TestResult) -> bool + Sync),
+    /// Set when no more jobs should start.
+    pub interrupt: &'a Interrupt,
+}
+
+/// Runs `jobs` on `settings.threads` workers, starting with `first` (already started).
 ///
-/// `on_result` sees every result as it arrives, from several threads.
+/// `on_result` sees every final result as it arrives, from several threads; a job abandoned
+/// because the run was interrupted has none.
 pub fn run_pool(
-    command: &WorkerCommand,
+    settings: &PoolSettings,
     first: Worker,
     jobs: Vec<Job>,
-    threads: usize,
-    timeout: Duration,
     on_result: &(dyn Fn(&Job, TestResult) + Sync),
 ) {
     let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<_>>());
     let first = Mutex::new(Some(first));
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..settings.threads.max(1) {
             scope.spawn(|| {
                 let mut worker = first.lock().ok().and_then(|mut w| w.take());
-                while let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) {
-                    let current = match worker.take() {
-                        Some(w) => w,
-                        None => match Worker::start(command) {
-                            Ok((w, _)) => w,
-                            Err(e) => {
-                                on_result(&job, crashed(format!("cannot restart the worker: {e}")));
-                                continue;
-                            }
-                        },
-                    };
-                    let (next, result) = current.run(&job, timeout);
-                    worker = next;
-                    on_result(&job, result);
+                while let Some(job) = next_job(&queue, settings.interrupt) {
+                    if let Some(result) = run_with_retries(settings, &mut worker, &job) {
+                        on_result(&job, result);
+                    }
                 }
                 if let Some(w) = worker {
                     w.finish();
@@ -238,4 +269,61 @@ pub fn run_pool(
             });
         }
     });
+}
+
+/// The next job, unless the run was interrupted.
+fn next_job(queue: &Mutex<VecDeque<Job>>, interrupt: &Interrupt) -> Option<Job> {
+    if interrupt.is_set() {
+        return None;
+    }
+    queue.lock().ok().and_then(|mut q| q.pop_front())
+}
+
+/// Runs a job, and again while its result is unexpected and retries are left; a result that
+/// changes (status or verdict) from the first attempt's is a flake. `None` when interrupted.
+fn run_with_retries(
+    settings: &PoolSettings,
+    worker: &mut Option<Worker>,
+    job: &Job,
+) -> Option<TestResult> {
+    let mut result = run_once(settings, worker, job)?;
+    if !(settings.fails_run)(&job.name, &result) {
+        return Some(result);
+    }
+    let first = (result.status, result.verdict);
+    let mut attempts = Vec::new();
+    for _ in 0..settings.retries {
+        let again = run_once(settings, worker, job)?;
+        attempts.push(Attempt {
+            status: result.status,
+            verdict: result.verdict,
+            reason: result.reason.take(),
+        });
+        result = again;
+        if (result.status, result.verdict) != first {
+            result.flake = true;
+            break;
+        }
+    }
+    result.attempts = attempts;
+    Some(result)
+}
+
+/// Runs a job once on `worker`, starting a fresh worker when there is none.
+fn run_once(settings: &PoolSettings, worker: &mut Option<Worker>, job: &Job) -> Option<TestResult> {
+    let current = match worker.take() {
+        Some(w) => w,
+        None if settings.interrupt.is_set() => return None,
+        None => match Worker::start(settings.command) {
+            Ok((w, _)) => w,
+            Err(e) => return Some(crashed(format!("cannot restart the worker: {e}"))),
+        },
+    };
+    match current.run(job, settings.timeout, settings.interrupt) {
+        Ran::Done(next, result) => {
+            *worker = next;
+            Some(result)
+        }
+        Ran::Abandoned => None,
+    }
 }

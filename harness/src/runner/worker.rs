@@ -2,17 +2,18 @@
 //!
 //! A driver that crashes or hangs takes only its worker down; the parent records the test as
 //! `crash` or `timeout` and starts a new worker for the rest. `HALFCHECK_WORKER_FAULT` lets
-//! tests make a worker crash or hang on purpose (`crash=REGEX`, `hang=REGEX`, `;`-separated),
-//! the way deqp-runner's mock test binary does.
+//! tests make a worker crash or hang on purpose (`crash=REGEX`, `crash-once=REGEX` for a
+//! flaky test, `hang=REGEX`, `;`-separated), the way deqp-runner's mock test binary does.
 
 use super::protocol::{Job, Reply};
 use crate::backend::{open_backend, BackendKind, BackendOptions, WindowImage};
-use crate::results::{FramebufferFile, Status, TestResult};
+use crate::results::{FramebufferFile, RunInfo, Status, TestResult};
 use crate::shader_test::parse_file;
 use crate::verdict;
 use regex::Regex;
 use std::io::{BufRead, Write};
 use std::path::Path;
+use std::sync::mpsc;
 use std::time::Instant;
 
 /// Runs the worker loop on stdin/stdout until stdin closes. Returns the process exit code.
@@ -20,8 +21,8 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let faults = Faults::from_env();
-    let mut backend = match open_backend(kind, options) {
-        Ok(backend) => backend,
+    let (mut backend, fallback) = match open_backend(kind, options) {
+        Ok(opened) => (opened.backend, opened.fallback),
         Err(message) => {
             send(&mut out, &Reply::Fatal(message));
             return 2;
@@ -32,7 +33,10 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     if options.framebuffers.is_some() {
         backend.keep_windows();
     }
-    let mut info = backend.run_info();
+    let mut info = RunInfo {
+        fallback,
+        ..backend.run_info()
+    };
     if judges {
         info.reference = Some(options.reference.name().to_string());
         info.predictions = verdict::predict::describe();
@@ -40,8 +44,7 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     if !send(&mut out, &Reply::Ready(Box::new(info))) {
         return 1;
     }
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
+    for line in jobs_until_parent_goes() {
         let result = match serde_json::from_str::<Job>(&line) {
             Ok(job) => {
                 faults.inject(&job.name);
@@ -92,6 +95,23 @@ fn keep_window(dir: &Path, name: &str, window: &WindowImage, result: &mut TestRe
     }
 }
 
+/// The lines the parent sends. stdin is read on a thread of its own, so that when it closes
+/// (the parent is done, or was killed) the worker exits at once, even in the middle of a test
+/// that hangs: no worker outlives its parent.
+fn jobs_until_parent_goes() -> mpsc::IntoIter<String> {
+    let (sender, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                return;
+            }
+        }
+        std::process::exit(0);
+    });
+    lines.into_iter()
+}
+
 /// Writes one reply line; false when the parent has gone.
 fn send(out: &mut impl Write, reply: &Reply) -> bool {
     match serde_json::to_string(reply) {
@@ -100,10 +120,12 @@ fn send(out: &mut impl Write, reply: &Reply) -> bool {
     }
 }
 
-/// Deliberate faults for testing crash and hang recovery.
+/// Deliberate faults for testing crash and hang recovery, and a driver that prints.
 struct Faults {
     crash: Option<Regex>,
+    crash_once: Option<Regex>,
     hang: Option<Regex>,
+    chatter: Option<Regex>,
 }
 
 impl Faults {
@@ -111,7 +133,9 @@ impl Faults {
     fn from_env() -> Self {
         let mut faults = Faults {
             crash: None,
+            crash_once: None,
             hang: None,
+            chatter: None,
         };
         let Ok(spec) = std::env::var("HALFCHECK_WORKER_FAULT") else {
             return faults;
@@ -122,17 +146,33 @@ impl Faults {
             };
             match (what.trim(), Regex::new(pattern)) {
                 ("crash", Ok(re)) => faults.crash = Some(re),
+                ("crash-once", Ok(re)) => faults.crash_once = Some(re),
                 ("hang", Ok(re)) => faults.hang = Some(re),
+                ("chatter", Ok(re)) => faults.chatter = Some(re),
                 _ => eprintln!("halfcheck worker: ignoring fault '{part}'"),
             }
         }
         faults
     }
 
-    /// Crashes or hangs when the test's name matches.
+    /// Crashes or hangs when the test's name matches. `crash-once` crashes only the first
+    /// time a test runs: it leaves a file named after the test in the directory
+    /// `HALFCHECK_WORKER_FAULT_STATE`, which survives the crashed worker. `chatter` prints a
+    /// line to stdout, the protocol's channel, as some drivers do.
     fn inject(&self, name: &str) {
+        if self.chatter.as_ref().is_some_and(|re| re.is_match(name)) {
+            println!("driver chatter while running {name}");
+        }
         if self.crash.as_ref().is_some_and(|re| re.is_match(name)) {
             std::process::abort();
+        }
+        if self.crash_once.as_ref().is_some_and(|re| re.is_match(name)) {
+            if let Some(state) = std::env::var_os("HALFCHECK_WORKER_FAULT_STATE") {
+                let mark = std::path::Path::new(&state).join(name.replace('/', "@"));
+                if std::fs::File::create_new(&mark).is_ok() {
+                    std::process::abort();
+                }
+            }
         }
         if self.hang.as_ref().is_some_and(|re| re.is_match(name)) {
             loop {

@@ -5,10 +5,16 @@
 //! less lowering, or to a verdict that shows none, `undetermined`, `inconsistent`, `unjudged`
 //! and no verdict at all included), or that became out of bounds. The reverse of the first
 //! and the last, and more lowering, are fixes. Other differences (e.g. pass -> skip) are
-//! changes.
+//! changes; a new result that flaked (`--retries`) is neither, and is listed apart.
+//!
+//! A test in one run only is `new` or `removed` only when the other run would have run it: a
+//! test the other run's selection left out (paths, `-t`/`-x`, `--test-list`, `--shard`), or
+//! that it did not get to (it stopped early), is not compared. The report starts with how the
+//! runs' drivers differ, if they do.
 
 use super::classify::Verdict;
 use super::expectations::status_rank;
+use crate::discover::Selected;
 use crate::results::{ResultsFile, TestResult};
 
 /// One test's difference between two runs.
@@ -35,6 +41,17 @@ pub struct Comparison {
     pub new_tests: Vec<String>,
     /// Only in the old run.
     pub removed_tests: Vec<String>,
+    /// Different in the new run, whose attempts at it disagreed: neither better nor worse.
+    pub flakes: Vec<Change>,
+    /// In one run only, which the other did not select or did not get to.
+    pub not_compared: Vec<String>,
+    /// How the two runs' drivers differ (backend, renderer, emulator fallback).
+    pub run_differences: Vec<String>,
+}
+
+/// Whether `new` is worse than `old` (see the module's rules).
+pub fn is_regression(old: &TestResult, new: &TestResult) -> bool {
+    direction(old, new) < 0
 }
 
 /// How one test moved: -1 worse, 0 sideways, +1 better.
@@ -73,10 +90,18 @@ fn describe(result: &TestResult) -> String {
 
 /// Compares two runs test by test.
 pub fn compare(old: &ResultsFile, new: &ResultsFile) -> Comparison {
-    let mut out = Comparison::default();
+    let mut out = Comparison {
+        run_differences: run_differences(old, new),
+        ..Comparison::default()
+    };
+    let (old_would_run, new_would_run) = (would_run(old), would_run(new));
     for (name, new_result) in &new.tests {
         let Some(old_result) = old.tests.get(name) else {
-            out.new_tests.push(name.clone());
+            if old_would_run(name) {
+                out.new_tests.push(name.clone());
+            } else {
+                out.not_compared.push(name.clone());
+            }
             continue;
         };
         if old_result.status == new_result.status && old_result.verdict == new_result.verdict {
@@ -88,18 +113,56 @@ pub fn compare(old: &ResultsFile, new: &ResultsFile) -> Comparison {
             new: describe(new_result),
         };
         match direction(old_result, new_result) {
+            _ if new_result.flake => out.flakes.push(change),
             d if d < 0 => out.regressions.push(change),
             d if d > 0 => out.fixes.push(change),
             _ => out.changes.push(change),
         }
     }
-    out.removed_tests = old
+    for name in old
         .tests
         .keys()
         .filter(|name| !new.tests.contains_key(*name))
-        .cloned()
-        .collect();
+    {
+        if new_would_run(name) {
+            out.removed_tests.push(name.clone());
+        } else {
+            out.not_compared.push(name.clone());
+        }
+    }
+    out.not_compared.sort();
     out
+}
+
+/// Whether `run` would have a result for a test of a given name: it selected the test and
+/// ran to the end. A run that records no selection (an older results file) selected all.
+fn would_run(run: &ResultsFile) -> impl Fn(&str) -> bool {
+    let complete = run.run.incomplete.is_none();
+    let selected = run
+        .run
+        .selection
+        .as_ref()
+        .map(Selected::new)
+        .and_then(Result::ok);
+    move |name| complete && selected.as_ref().is_none_or(|s| s.selects(name))
+}
+
+/// One line per way the two runs' drivers differ.
+fn run_differences(old: &ResultsFile, new: &ResultsFile) -> Vec<String> {
+    let mut lines = Vec::new();
+    let (a, b) = (&old.run, &new.run);
+    if a.backend != b.backend {
+        lines.push(format!("backend: {} -> {}", a.backend, b.backend));
+    }
+    if a.renderer != b.renderer {
+        lines.push(format!("renderer: '{}' -> '{}'", a.renderer, b.renderer));
+    }
+    for (which, run) in [("old", a), ("new", b)] {
+        if let Some(why) = &run.fallback {
+            lines.push(format!("the {which} run fell back to the emulator: {why}"));
+        }
+    }
+    lines
 }
 
 impl Comparison {
@@ -122,10 +185,25 @@ impl Comparison {
         section("regressions", changes(&self.regressions));
         section("fixes", changes(&self.fixes));
         section("changes", changes(&self.changes));
+        section("flakes", changes(&self.flakes));
         section("new tests", self.new_tests.clone());
         section("removed tests", self.removed_tests.clone());
         if text.is_empty() {
             text.push_str("no differences\n");
+        }
+        if !self.not_compared.is_empty() {
+            text.push_str(&format!(
+                "not compared: {} tests in one run only, which the other did not select or \
+                 did not get to\n",
+                self.not_compared.len()
+            ));
+        }
+        if !self.run_differences.is_empty() {
+            let mut header = String::from("the runs differ:\n");
+            for line in &self.run_differences {
+                header.push_str(&format!("  {line}\n"));
+            }
+            text.insert_str(0, &header);
         }
         text
     }

@@ -230,7 +230,7 @@ impl Expectations {
     }
 
     /// The difference for one test, if any.
-    fn check_one(&self, name: &str, result: &TestResult) -> Option<Unexpected> {
+    pub fn check_one(&self, name: &str, result: &TestResult) -> Option<Unexpected> {
         let (expected, reason) = self.expected(name);
         let status_differs = result.status != expected.status;
         let ran = matches!(result.status, Status::Pass | Status::Warn | Status::Fail);

@@ -16,7 +16,18 @@ use crate::shader_test::{ShaderTest, SourceKind};
 use halfcheck_compiler::front::requalify::promote_to_highp;
 
 /// Whether and when a run asks for the highp reference (`--reference`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum ReferenceMode {
     /// Run the promoted test unless the acceptance intervals already decide every channel
     /// where binary16 and binary32 differ (recorded as skipped).

@@ -10,11 +10,16 @@ pub fn halfcheck() -> Command {
     Command::new(env!("CARGO_BIN_EXE_halfcheck"))
 }
 
-pub use halfcheck_test_support::{anchors, igalia_mediump, skip};
+pub use halfcheck_test_support::{anchors, igalia_mediump, piglit, skip};
 
 /// The repository's own mediump corpus, `cases/`: always present, so tests of the runner use it.
 pub fn cases() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases")
+}
+
+/// The file of the test named `name` in results (`cases/...`).
+pub fn case_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(name)
 }
 
 /// The `.shader_test` files under `dir`, sorted.

@@ -281,6 +281,8 @@ impl Loop {
             framebuffer: None,
             verdict_reason: None,
             reference: None,
+            attempts: Vec::new(),
+            flake: false,
         }
     }
 }

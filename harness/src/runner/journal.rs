@@ -1,0 +1,153 @@
+//! Writing the journal (`results.jsonl`, format in `halfcheck_results::read_journal`) and
+//! reading back any kind of results: a `results.json`, a journal, or a directory holding them.
+
+use crate::results::{
+    read_journal, read_results, Journal, JournalHeader, JournalLine, ResultsFile, TestResult,
+};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The journal's file name in a results directory.
+pub const JOURNAL: &str = "results.jsonl";
+/// The final results' file name in a results directory.
+pub const RESULTS: &str = "results.json";
+
+/// An open journal, appended to as results arrive.
+#[derive(Debug)]
+pub struct JournalWriter {
+    file: File,
+    path: PathBuf,
+}
+
+impl JournalWriter {
+    /// Creates `dir/results.jsonl` for a new run. A directory that already holds results is
+    /// left alone unless `force` (then its results are removed first).
+    pub fn create(dir: &Path, force: bool) -> Result<Self, String> {
+        let path = dir.join(JOURNAL);
+        let old: Vec<PathBuf> = [RESULTS, JOURNAL]
+            .iter()
+            .map(|name| dir.join(name))
+            .filter(|p| p.exists())
+            .collect();
+        if !old.is_empty() && !force {
+            return Err(format!(
+                "{} holds the results of an earlier run ({}): pass --force to replace them, \
+                 or --resume {} to finish that run",
+                dir.display(),
+                old.iter()
+                    .filter_map(|p| p.file_name())
+                    .map(|n| n.to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                dir.display()
+            ));
+        }
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create results directory {}: {e}", dir.display()))?;
+        for file in old {
+            std::fs::remove_file(&file)
+                .map_err(|e| format!("cannot remove {}: {e}", file.display()))?;
+        }
+        let file =
+            File::create(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(JournalWriter { file, path })
+    }
+
+    /// Rewrites `dir`'s journal with only the lines `journal` could read (so a damaged line is
+    /// reported once, not at every resume), and opens it for appending.
+    pub fn rewrite(dir: &Path, journal: &Journal) -> Result<Self, String> {
+        let path = dir.join(JOURNAL);
+        let fresh = dir.join(format!("{JOURNAL}.new"));
+        let file =
+            File::create(&fresh).map_err(|e| format!("cannot write {}: {e}", fresh.display()))?;
+        let mut writer = JournalWriter {
+            file,
+            path: fresh.clone(),
+        };
+        writer.header(&journal.header)?;
+        for (name, result) in &journal.tests {
+            writer.append(name, result)?;
+        }
+        std::fs::rename(&fresh, &path)
+            .map_err(|e| format!("cannot replace {}: {e}", path.display()))?;
+        writer.path = path;
+        Ok(writer)
+    }
+
+    /// Writes the header line.
+    pub fn header(&mut self, header: &JournalHeader) -> Result<(), String> {
+        self.line(&serde_json::to_value(header).map_err(|e| e.to_string())?)
+    }
+
+    /// Appends one finished test.
+    pub fn append(&mut self, name: &str, result: &TestResult) -> Result<(), String> {
+        let line = JournalLine {
+            name: name.to_string(),
+            result: result.clone(),
+        };
+        self.line(&serde_json::to_value(&line).map_err(|e| e.to_string())?)
+    }
+
+    /// One line in one write, so a kill leaves at most the last line cut short.
+    fn line(&mut self, value: &serde_json::Value) -> Result<(), String> {
+        let mut text = value.to_string();
+        text.push('\n');
+        self.file
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+/// Results read from `path`, with warnings about what could not be read.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The results.
+    pub results: ResultsFile,
+    /// Damaged journal lines, one message each.
+    pub warnings: Vec<String>,
+}
+
+/// Reads `results.json`, a journal (`*.jsonl`), or a results directory (its `results.json`,
+/// else its journal: the run did not finish).
+pub fn load_results(path: &Path) -> Result<Loaded, String> {
+    let file = if path.is_dir() {
+        let finished = path.join(RESULTS);
+        if finished.exists() {
+            finished
+        } else {
+            path.join(JOURNAL)
+        }
+    } else {
+        path.to_path_buf()
+    };
+    if file.extension().is_some_and(|e| e == "jsonl") {
+        let journal = read_journal(&file)?;
+        let warnings = damaged_lines(&file, &journal, "its test counts as not run");
+        Ok(Loaded {
+            results: journal.into_results(),
+            warnings,
+        })
+    } else {
+        Ok(Loaded {
+            results: read_results(&file)?,
+            warnings: Vec::new(),
+        })
+    }
+}
+
+/// One message per damaged line of `journal`, read from `path`, ending with `consequence`.
+pub fn damaged_lines(path: &Path, journal: &Journal, consequence: &str) -> Vec<String> {
+    journal
+        .damaged
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{}: damaged journal line ({}): {consequence}",
+                path.display(),
+                d.line,
+                d.error
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,159 @@
+//! `halfcheck merge DIR... -o OUT`: joins the results of the shards of one run (`--shard K/N`
+//! on several machines) into one results directory, as if one machine had run them all.
+//!
+//! The inputs must be shards of one run: the same backend and renderer, the same selection
+//! apart from the shard, no shard twice and no test twice. A shard that is missing leaves the
+//! merged run a share of the tests (its selection says which shards it holds), so a
+//! comparison does not call the missing shard's tests removed. The merged run is written as a
+//! run's is, CI files included, judged by the review given (the shards' expectations).
+
+use super::journal::{load_results, RESULTS};
+use super::{now_rfc3339, write_results};
+use crate::results::{ResultsFile, Selection, Shard, FORMAT};
+use crate::review::Review;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// A merged run.
+#[derive(Debug)]
+pub struct Merged {
+    /// What was written to `OUT/results.json`.
+    pub results: ResultsFile,
+    /// Damaged journal lines in the inputs, one message each.
+    pub warnings: Vec<String>,
+}
+
+/// Merges the results in `inputs` (results directories, `results.json` files or journals)
+/// into `out`, which must hold no results unless `force`; `review` judges the merged run for
+/// its CI files.
+pub fn merge(
+    inputs: &[PathBuf],
+    out: &Path,
+    force: bool,
+    command_line: Vec<String>,
+    review: &Review,
+) -> Result<Merged, String> {
+    let mut warnings = Vec::new();
+    let mut runs = Vec::new();
+    for input in inputs {
+        let loaded = load_results(input)?;
+        warnings.extend(loaded.warnings);
+        runs.push((input, loaded.results));
+    }
+    let Some(((first_path, first), rest)) = runs.split_first() else {
+        return Err("nothing to merge".to_string());
+    };
+    let mut run = first.run.clone();
+    let mut tests = first.tests.clone();
+    let mut incomplete: Vec<String> = first
+        .run
+        .incomplete
+        .iter()
+        .map(|why| format!("{}: {why}", first_path.display()))
+        .collect();
+    for (path, other) in rest {
+        if (&other.run.backend, &other.run.renderer) != (&run.backend, &run.renderer) {
+            return Err(format!(
+                "{} ran {} on '{}' but {} ran {} on '{}': not shards of one run",
+                first_path.display(),
+                run.backend,
+                run.renderer,
+                path.display(),
+                other.run.backend,
+                other.run.renderer
+            ));
+        }
+        for (name, result) in &other.tests {
+            if tests.insert(name.clone(), result.clone()).is_some() {
+                return Err(format!(
+                    "{name} is in {} and in an earlier input: not shards of one run",
+                    path.display()
+                ));
+            }
+        }
+        run.started = run.started.min(other.run.started.clone());
+        run.finished = run.finished.max(other.run.finished.clone());
+        if let Some(why) = &other.run.incomplete {
+            incomplete.push(format!("{}: {why}", path.display()));
+        }
+    }
+    run.selection = merged_selection(&runs)?;
+    run.incomplete = (!incomplete.is_empty()).then(|| incomplete.join("; "));
+    run.command_line = command_line;
+    if run.finished.is_empty() {
+        run.finished = now_rfc3339();
+    }
+    let results = ResultsFile {
+        format: FORMAT.to_string(),
+        run,
+        tests,
+    };
+    if out.join(RESULTS).exists() && !force {
+        return Err(format!(
+            "{} holds results already: pass --force to replace them",
+            out.display()
+        ));
+    }
+    std::fs::create_dir_all(out)
+        .map_err(|e| format!("cannot create results directory {}: {e}", out.display()))?;
+    write_results(out, &results, review)?;
+    Ok(Merged { results, warnings })
+}
+
+/// The selection of the merged run: the inputs' common selection, holding the union of their
+/// shards (no shard at all once every shard is there).
+fn merged_selection(runs: &[(&PathBuf, ResultsFile)]) -> Result<Option<Selection>, String> {
+    let without_shard = |s: &Option<Selection>| s.clone().map(|s| Selection { shard: None, ..s });
+    let (first_path, first) = &runs[0];
+    let common = without_shard(&first.run.selection);
+    let mut count = None;
+    let mut indices = BTreeSet::new();
+    for (path, results) in runs {
+        if without_shard(&results.run.selection) != common {
+            return Err(format!(
+                "{} and {} selected their tests differently (paths, -t/-x, test list): not \
+                 shards of one run",
+                first_path.display(),
+                path.display()
+            ));
+        }
+        let Some(shard) = results
+            .run
+            .selection
+            .as_ref()
+            .and_then(|s| s.shard.as_ref())
+        else {
+            if runs.len() > 1 {
+                return Err(format!(
+                    "{} is not a shard (no --shard): nothing to merge it with",
+                    path.display()
+                ));
+            }
+            continue;
+        };
+        if count.is_some_and(|n| n != shard.count) {
+            return Err(format!(
+                "{} is a shard of {}, the others of {}",
+                path.display(),
+                shard.count,
+                count.unwrap_or_default()
+            ));
+        }
+        count = Some(shard.count);
+        for index in &shard.indices {
+            if !indices.insert(*index) {
+                return Err(format!("shard {index}/{} is given twice", shard.count));
+            }
+        }
+    }
+    Ok(common.map(|selection| {
+        let shard = count.and_then(|count| {
+            let all = (1..=count).all(|i| indices.contains(&i));
+            (!all).then(|| Shard {
+                indices: indices.iter().copied().collect(),
+                count,
+            })
+        });
+        Selection { shard, ..selection }
+    }))
+}

@@ -1,0 +1,156 @@
+//! The journal, `results.jsonl`: what a run has measured so far, one JSON object per line.
+//!
+//! The first line is a [`JournalHeader`] (the run info, and what `run --resume` needs to go
+//! on); every later line is a [`JournalLine`], appended as each test finishes. A killed run
+//! leaves a journal and no `results.json`; [`read_journal`] turns it into a [`ResultsFile`]
+//! whose `run.incomplete` says so, and reports every line it could not read.
+
+use crate::{ResultsFile, RunInfo, TestResult, FORMAT};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The format tag of a journal's header.
+pub const JOURNAL_FORMAT: &str = "halfcheck-journal/1";
+
+/// The first line of a journal.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct JournalHeader {
+    /// Always [`JOURNAL_FORMAT`].
+    pub format: String,
+    /// The run, as its first worker described it (`finished` still empty).
+    pub run: RunInfo,
+    /// The runner's settings, as the harness wrote them, for `run --resume`.
+    #[serde(default)]
+    pub settings: serde_json::Value,
+}
+
+/// One finished test.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct JournalLine {
+    /// The test's name.
+    pub name: String,
+    /// Its result.
+    pub result: TestResult,
+}
+
+/// A line of the journal that could not be read; its test counts as not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Damaged {
+    /// 1-based line number.
+    pub line: usize,
+    /// What was wrong with it.
+    pub error: String,
+}
+
+/// A journal as read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Journal {
+    /// Its first line.
+    pub header: JournalHeader,
+    /// Results by name (a name written twice keeps its last result).
+    pub tests: BTreeMap<String, TestResult>,
+    /// Lines that could not be read.
+    pub damaged: Vec<Damaged>,
+}
+
+impl Journal {
+    /// The journal as a results file, marked incomplete.
+    pub fn into_results(self) -> ResultsFile {
+        let mut run = self.header.run;
+        if run.incomplete.is_none() {
+            run.incomplete = Some("read from the journal of a run that did not finish".into());
+        }
+        ResultsFile {
+            format: FORMAT.to_string(),
+            run,
+            tests: self.tests,
+        }
+    }
+}
+
+/// Reads a journal. A header that cannot be read is an error (nothing can be trusted); a later
+/// line that cannot be read (a run killed mid-write, a damaged disk) is listed in `damaged`.
+pub fn read_journal(path: &Path) -> Result<Journal, String> {
+    let text = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let text = String::from_utf8_lossy(&text);
+    let mut lines = text.lines().enumerate();
+    let header: JournalHeader = match lines.next() {
+        Some((_, first)) => serde_json::from_str(first)
+            .map_err(|e| format!("{}:1: not a halfcheck journal header: {e}", path.display()))?,
+        None => return Err(format!("{}: empty journal", path.display())),
+    };
+    if header.format != JOURNAL_FORMAT {
+        return Err(format!(
+            "{}:1: format is '{}', expected '{JOURNAL_FORMAT}'",
+            path.display(),
+            header.format
+        ));
+    }
+    let mut tests = BTreeMap::new();
+    let mut damaged = Vec::new();
+    for (index, line) in lines {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<JournalLine>(line) {
+            Ok(entry) => {
+                tests.insert(entry.name, entry.result);
+            }
+            Err(e) => damaged.push(Damaged {
+                line: index + 1,
+                error: e.to_string(),
+            }),
+        }
+    }
+    Ok(Journal {
+        header,
+        tests,
+        damaged,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Status;
+
+    #[test]
+    fn a_damaged_line_is_reported_and_the_others_are_kept() {
+        let dir = std::env::temp_dir().join(format!("journal-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let header = JournalHeader {
+            format: JOURNAL_FORMAT.into(),
+            run: RunInfo::default(),
+            settings: serde_json::Value::Null,
+        };
+        let line = |name: &str| {
+            serde_json::to_string(&JournalLine {
+                name: name.into(),
+                result: TestResult::with_status(Status::Pass, ""),
+            })
+            .unwrap()
+        };
+        let text = format!(
+            "{}\n{}\n{{\"name\": \"b\", \"res\n{}\n",
+            serde_json::to_string(&header).unwrap(),
+            line("a"),
+            line("c")
+        );
+        let path = dir.join("results.jsonl");
+        std::fs::write(&path, text).unwrap();
+        let journal = read_journal(&path).unwrap();
+        assert_eq!(journal.tests.keys().collect::<Vec<_>>(), ["a", "c"]);
+        assert_eq!(journal.damaged.len(), 1);
+        assert_eq!(journal.damaged[0].line, 3);
+        let results = journal.into_results();
+        assert!(results.run.incomplete.is_some());
+
+        std::fs::write(&path, "{\"format\": \"nope\"\n").unwrap();
+        let error = read_journal(&path).unwrap_err();
+        assert!(
+            error.contains("results.jsonl:1: not a halfcheck journal header"),
+            "{error}"
+        );
+    }
+}
