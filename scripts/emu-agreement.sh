@@ -1,50 +1,73 @@
 #!/usr/bin/env bash
-# Bit-exact agreement of the emulator with Mesa's drivers, probe channel by probe channel.
+# Bit-exact agreement of the emulator with Mesa's drivers, probe channel by probe channel,
+# each driver predicted by the profile `halfcheck fingerprint` measured on it.
 #
-# Runs DIRS (default: cases/ and the Igalia mediump anchors) four times: GL on llvmpipe,
-# GL on softpipe, the emulator in mediump mode and in highp mode; then compares
-# probes[].observed_bits of each pair: emu mediump vs llvmpipe, emu highp vs softpipe.
-# Prints the share of channels that agree and lists the ones that do not.
+# For each lane (llvmpipe; softpipe: GALLIUM_DRIVER=softpipe; llvmpipe without SSE:
+# GALLIUM_NOSSE=1), fingerprints the driver into OUT/LANE.yaml, runs DIRS (default: cases/ and
+# the Igalia mediump anchors) on it with the GL backend and on the emulator with that
+# profile, then compares probes[].observed_bits. Prints per lane the share of channels that
+# agree and lists the ones that do not. The fingerprint battery's own probes are not among
+# DIRS: they do not count.
 #
-#   scripts/emu-agreement.sh [DIR...]         (HALFCHECK=path/to/halfcheck, OUT=results dir)
+#   scripts/emu-agreement.sh [DIR...]   (HALFCHECK=path/to/halfcheck, OUT=results dir,
+#                                        LANES="llvmpipe softpipe nosse")
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 halfcheck="${HALFCHECK:-$root/target/release/halfcheck}"
 out="${OUT:-$root/results/agreement}"
+lanes="${LANES:-llvmpipe softpipe nosse}"
 if [ "$#" -eq 0 ]; then
     set -- "$root/cases" "$root/../shared/anchors/igalia-mediump"
 fi
 mkdir -p "$out"
-i=0
-for dir in "$@"; do
-    i=$((i + 1))
-    "$halfcheck" run "$dir" --backend gl --results "$out/llvmpipe-$i" >/dev/null 2>&1 || true
-    GALLIUM_DRIVER=softpipe "$halfcheck" run "$dir" --backend gl --results "$out/softpipe-$i" >/dev/null 2>&1 || true
-    "$halfcheck" run "$dir" --backend emu --emu-mode mediump --results "$out/mediump-$i" >/dev/null 2>&1 || true
-    "$halfcheck" run "$dir" --backend emu --emu-mode highp --results "$out/highp-$i" >/dev/null 2>&1 || true
-done
-python3 - "$out" "$i" <<'PY'
-import json, sys
-out, n = sys.argv[1], int(sys.argv[2])
 
-def probes(kind):
+# The environment that selects a lane's driver.
+lane_env() {
+    case "$1" in
+        llvmpipe) echo "HALFCHECK_LANE=llvmpipe" ;;
+        softpipe) echo "GALLIUM_DRIVER=softpipe" ;;
+        nosse) echo "GALLIUM_NOSSE=1" ;;
+        *) echo "unknown lane $1" >&2; exit 2 ;;
+    esac
+}
+
+for lane in $lanes; do
+    env "$(lane_env "$lane")" "$halfcheck" fingerprint --backend gl --name "$lane" \
+        -o "$out/$lane.yaml" >"$out/$lane.fingerprint.txt" 2>&1
+    i=0
+    for dir in "$@"; do
+        i=$((i + 1))
+        env "$(lane_env "$lane")" "$halfcheck" run "$dir" --backend gl \
+            --results "$out/$lane-gl-$i" >/dev/null 2>&1 || true
+        "$halfcheck" run "$dir" --backend emu --emu-profile "$out/$lane.yaml" \
+            --results "$out/$lane-emu-$i" >/dev/null 2>&1 || true
+    done
+done
+
+python3 - "$out" "$#" $lanes <<'PY'
+import json, sys
+out, n, lanes = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+
+def probes(lane, kind):
     table = {}
     for i in range(1, n + 1):
-        tests = json.load(open(f"{out}/{kind}-{i}/results.json"))["tests"]
+        tests = json.load(open(f"{out}/{lane}-{kind}-{i}/results.json"))["tests"]
         for name, t in tests.items():
             for p in t.get("probes", []):
                 for c, bits in enumerate(p["observed_bits"]):
                     table[(i, name, p["line"], c)] = bits
     return table
 
-for emu, gl in (("mediump", "llvmpipe"), ("highp", "softpipe")):
-    e, g = probes(emu), probes(gl)
+for lane in lanes:
+    e, g = probes(lane, "emu"), probes(lane, "gl")
     common = sorted(set(e) & set(g))
     same = [k for k in common if e[k] == g[k]]
     share = 100.0 * len(same) / len(common) if common else 0.0
-    print(f"emu {emu} vs {gl}: {len(same)}/{len(common)} probe channels bit-identical ({share:.1f}%)")
-    print(f"  only on {gl}: {len(set(g) - set(e))}, only on emu: {len(set(e) - set(g))}")
+    print(f"{lane}: emu with its fingerprint {out}/{lane}.yaml vs the driver: "
+          f"{len(same)}/{len(common)} probe channels bit-identical ({share:.1f}%)")
+    print(f"  only on the driver: {len(set(g) - set(e))}, only on emu: {len(set(e) - set(g))}")
     for k in common:
         if e[k] != g[k]:
-            print(f"  differs: {k[1]} line {k[2]} channel {'rgba'[k[3]]}: emu {e[k]} {gl} {g[k]}")
+            print(f"  differs: {k[1]} line {k[2]} channel {'rgba'[k[3]]}: "
+                  f"emu {e[k]} driver {g[k]}")
 PY

@@ -57,8 +57,10 @@ pub fn parse_shader(
 }
 
 pub mod passes;
+pub mod profile;
 
 pub use passes::Switches;
+pub use profile::{Choices, Profile};
 pub use sema::Model;
 
 /// How [`compile`] runs.
@@ -82,6 +84,19 @@ impl Default for CompileOptions {
             lower: true,
             final_pipeline: false,
             switches: Switches::llvmpipe(),
+        }
+    }
+}
+
+impl Choices {
+    /// How the emulator compiles for these choices: with `lower`, by their precision rules
+    /// and lowering switches, the later pipeline included; without, nothing lowered.
+    pub fn compile_options(&self, lower: bool) -> CompileOptions {
+        CompileOptions {
+            model: self.precision,
+            lower,
+            final_pipeline: lower,
+            switches: self.lowering,
         }
     }
 }
@@ -132,7 +147,7 @@ pub fn compile_mapped(
         passes::lower_variables::run(&mut module, &options.switches);
         passes::fold_conversions::run(&mut module);
         if options.final_pipeline {
-            passes::mesa_pipeline::run(&mut module);
+            passes::mesa_pipeline::run(&mut module, &options.switches);
         }
     }
     Ok(Compiled {

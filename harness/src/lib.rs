@@ -9,6 +9,7 @@ pub mod backend;
 pub mod compile_cmd;
 pub mod console;
 pub mod discover;
+pub mod fingerprint;
 pub mod lint;
 pub mod outputs;
 pub mod report;

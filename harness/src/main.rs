@@ -1,10 +1,11 @@
 //! The `halfcheck` command line.
 
 use clap::{Parser, Subcommand};
-use halfcheck::backend::emu::{parse_mode as parse_emu_mode, Mode};
+use halfcheck::backend::emu::{parse_mode as parse_emu_mode, resolve_profile, Mode};
 use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
 use halfcheck::console::{logger, progress::ProgressDisplay, summary::summary};
+use halfcheck::fingerprint::{fingerprint, FingerprintOptions};
 use halfcheck::outputs::{self, CI_FILES};
 use halfcheck::report::{report, report_run, Images, ReportOptions};
 use halfcheck::results::ResultsFile;
@@ -77,6 +78,31 @@ enum Commands {
         #[arg(long)]
         baseline: Option<PathBuf>,
     },
+    /// Measure a driver's profile: run a battery of probes, infer every choice the emulator
+    /// makes, and write the profile (YAML) with the evidence for each.
+    Fingerprint {
+        /// Which backend runs the probes.
+        #[arg(long, value_enum, default_value = "auto")]
+        backend: BackendKind,
+        /// EGL device index for the GL backend.
+        #[arg(long)]
+        gl_device: Option<usize>,
+        /// With `--backend emu`: the profile the emulator runs.
+        #[arg(long, default_value = "llvmpipe")]
+        emu_profile: String,
+        /// Where to write the profile.
+        #[arg(short = 'o', long)]
+        output: PathBuf,
+        /// The profile's name (default: the renderer's first word).
+        #[arg(long)]
+        name: Option<String>,
+        /// Worker processes (default: one per CPU).
+        #[arg(short = 'j', long)]
+        jobs: Option<usize>,
+        /// Seconds a probe may run before its worker is killed.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+    },
     /// List the EGL devices the GL backend can use.
     Devices,
     /// Write a run's results in another tool's format.
@@ -105,6 +131,9 @@ enum Commands {
         /// Where to write each test's final window framebuffer.
         #[arg(long)]
         framebuffers: Option<PathBuf>,
+        /// The emulator's profile: a built-in name or an absolute path.
+        #[arg(long, default_value = "")]
+        emu_profile: String,
     },
 }
 
@@ -124,6 +153,10 @@ struct RunArgs {
     /// exact (binary64).
     #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
     emu_mode: Mode,
+    /// The driver the emulator predicts: a built-in profile (llvmpipe, softpipe,
+    /// llvmpipe-nosse) or a profile YAML file (see `halfcheck fingerprint`).
+    #[arg(long, default_value = "llvmpipe")]
+    emu_profile: String,
     /// Directory for results.json.
     #[arg(long, default_value = "results")]
     results: PathBuf,
@@ -132,7 +165,7 @@ struct RunArgs {
     force: bool,
     /// Finish the run whose results directory this is: run only the tests its journal lacks,
     /// with the same settings, and rebuild results.json.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "emu_mode", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "retries", "max_fails", "framebuffers"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "emu_mode", "emu_profile", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "retries", "max_fails", "framebuffers"])]
     resume: Option<PathBuf>,
     /// Only run tests whose name matches this regex (repeatable).
     #[arg(short = 't', long = "include")]
@@ -214,6 +247,38 @@ fn main() -> ExitCode {
         Commands::Lint { paths } => lint_command(&paths),
         Commands::Devices => devices_command(),
         Commands::Export { results, piglit } => export_command(&results, &piglit),
+        Commands::Fingerprint {
+            backend,
+            gl_device,
+            emu_profile,
+            output,
+            name,
+            jobs,
+            timeout,
+        } => {
+            let emu_profile = match resolve_profile(&emu_profile) {
+                Ok((spec, _)) => spec,
+                Err(e) => {
+                    eprintln!("halfcheck: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let options = FingerprintOptions {
+                backend,
+                backend_options: BackendOptions {
+                    gl_device,
+                    emu_mode: Mode::Mediump,
+                    emu_profile,
+                    framebuffers: None,
+                },
+                jobs: jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                timeout: std::time::Duration::from_secs_f64(timeout.max(0.001)),
+                name,
+                command_line: std::env::args().collect(),
+            };
+            fingerprint_command(&options, &output)
+        }
         Commands::Compile(args) => match halfcheck::compile_cmd::run(&args) {
             Ok(out) => {
                 print!("{out}");
@@ -229,11 +294,13 @@ fn main() -> ExitCode {
             gl_device,
             emu_mode,
             framebuffers,
+            emu_profile,
         } => {
             let options = BackendOptions {
                 gl_device,
                 emu_mode,
                 framebuffers,
+                emu_profile,
             };
             let code = worker_main(backend, &options);
             ExitCode::from(code as u8)
@@ -328,6 +395,13 @@ fn run_command(args: RunArgs) -> ExitCode {
             resume(dir, &hooks)
         }
         None => {
+            let emu_profile = match resolve_profile(&args.emu_profile) {
+                Ok((spec, _)) => spec,
+                Err(e) => {
+                    log::error!("{e}");
+                    return ExitCode::from(2);
+                }
+            };
             let mut exclude = args.exclude;
             exclude.extend(review.skip_patterns());
             let options = RunOptions {
@@ -340,6 +414,7 @@ fn run_command(args: RunArgs) -> ExitCode {
                     backend: args.backend,
                     gl_device: args.gl_device,
                     emu_mode: args.emu_mode,
+                    emu_profile,
                     jobs: args.jobs.unwrap_or_else(|| {
                         std::thread::available_parallelism().map_or(1, |n| n.get())
                     }),
@@ -539,6 +614,36 @@ fn lint_command(paths: &[PathBuf]) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// `halfcheck fingerprint`: exit 0 when the profile was written (undetermined choices
+/// included), 2 when the battery could not run or the file not be written.
+fn fingerprint_command(options: &FingerprintOptions, output: &std::path::Path) -> ExitCode {
+    let started = Instant::now();
+    let profile = match fingerprint(options) {
+        Ok(profile) => profile,
+        Err(e) => {
+            eprintln!("halfcheck: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = std::fs::write(output, profile.to_yaml()) {
+        eprintln!("halfcheck: cannot write {}: {e}", output.display());
+        return ExitCode::from(2);
+    }
+    for (key, why) in &profile.undetermined {
+        println!("undetermined: {key}: {why}");
+    }
+    println!(
+        "profile {} ({}): {} choices measured, {} undetermined, in {:.1} s; written to {}",
+        profile.name,
+        profile.describes,
+        profile.evidence.len(),
+        profile.undetermined.len(),
+        started.elapsed().as_secs_f64(),
+        output.display()
+    );
+    ExitCode::SUCCESS
 }
 
 /// `halfcheck compare`: the new run reviewed with the old one as its baseline; exit 1 on

@@ -54,7 +54,7 @@ fn a_ci_log_gets_plain_lines_and_a_summary_with_verdicts_numbers_and_the_slowest
     );
 
     assert!(
-        stdout.starts_with("emu on halfcheck f16 emulator (highp): 2 tests"),
+        stdout.starts_with("emu on halfcheck f16 emulator (profile llvmpipe, highp): 2 tests"),
         "{stdout}"
     );
     assert!(

@@ -75,7 +75,7 @@ fn junit_xml_validates_against_the_schema_gitlab_reads_and_carries_the_numbers()
 
     assert!(
         junit.contains(
-            "<testsuite name=\"halfcheck emu: halfcheck f16 emulator (highp)\" tests=\"5\" \
+            "<testsuite name=\"halfcheck emu: halfcheck f16 emulator (profile llvmpipe, highp)\" tests=\"5\" \
          failures=\"3\" errors=\"1\" skipped=\"1\""
         ),
         "{junit}"

@@ -1,8 +1,8 @@
 //! Conversions between kinds and widths (the lowering pass's `f2fmp`/`f162f`/`i2imp`
 //! included), bit casts, packing built-ins and integer bit operations.
 //!
-//! A value entering binary16 rounds to nearest even, except a texel, which llvmpipe
-//! truncates.
+//! A value entering binary16 rounds to nearest even, except a texel, which the driver's
+//! profile may truncate (llvmpipe does).
 
 use super::domain::Width;
 use super::ops::{bad, wrap};
@@ -78,7 +78,7 @@ impl<D: Domain> Invocation<'_, D> {
                     if o.first().is_some_and(|o| matches!(o.kind, ExprKind::Texture(_))));
                 floats(&|x| {
                     One::F(if texel {
-                        d.truncate(x, Width::Half)
+                        super::texture::texel_to_half(d, x)
                     } else {
                         d.convert(x, Width::Half)
                     })

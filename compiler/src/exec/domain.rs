@@ -6,6 +6,7 @@
 //! that holds the binary16, binary32 or binary64 result exactly. A later interval domain (the
 //! acceptance intervals of a verdict) implements the same trait with an interval type.
 
+use crate::profile::{Binary32, Choices, ExpLog, Fma, Log2, Pow};
 use half::f16;
 
 /// The width an operation computes in, from its IR result type.
@@ -155,16 +156,22 @@ pub trait Domain: Sync {
     fn unary(&self, op: Unary, a: Self::F, width: Width) -> Self::F;
     /// A two-operand operation computed at `width`.
     fn binary(&self, op: Binary, a: Self::F, b: Self::F, width: Width) -> Self::F;
-    /// `a * b + c` with one rounding, at `width`.
+    /// The `fma()` built-in, `a * b + c` at `width`, as the driver computes it.
     fn fma(&self, a: Self::F, b: Self::F, c: Self::F, width: Width) -> Self::F;
+    /// `a * b + c` with one rounding at `width` (a contracted multiply-add, a fused `dot` or
+    /// `mix`); the `fma()` built-in's value unless the domain says otherwise.
+    fn fused(&self, a: Self::F, b: Self::F, c: Self::F, width: Width) -> Self::F {
+        self.fma(a, b, c, width)
+    }
     /// `a * 2^e` at `width`.
     fn ldexp(&self, a: Self::F, e: i64, width: Width) -> Self::F;
     /// A comparison.
     fn compare(&self, op: Compare, a: Self::F, b: Self::F) -> bool;
-    /// The driver behaviour outside the arithmetic (derivatives, texture filtering) this
-    /// domain predicts; llvmpipe's unless the domain says otherwise.
-    fn driver(&self) -> DriverModel {
-        DriverModel::llvmpipe()
+    /// The driver choices this domain predicts (built-in expansions, derivatives, texels,
+    /// and for the host rasterisation and filtering); the default profile's unless the domain
+    /// says otherwise.
+    fn driver(&self) -> Choices {
+        Choices::default()
     }
 }
 
@@ -191,104 +198,29 @@ impl Mode {
     }
 }
 
-/// How screen-space derivatives pair the pixels of a 2x2 quad.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Derivatives {
-    /// Each row (`dFdx`) and column (`dFdy`) of the quad has its own difference (llvmpipe).
-    #[default]
-    Fine,
-    /// One difference per quad: `dFdx` from its upper row, `dFdy` from its left column
-    /// (softpipe's `DDX`/`DDY`).
-    Coarse,
-}
-
-/// Whose rasteriser and attribute interpolation the emulator reproduces (the host applies it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Rasterizer {
-    /// llvmpipe: vertices snapped to 1/256 pixel; planes set up from the vertices in draw
-    /// order, evaluated with fused multiply-adds.
-    #[default]
-    Llvmpipe,
-    /// softpipe: no snapping; planes set up from the vertices sorted by y, evaluated per quad.
-    Softpipe,
-}
-
-/// How the modelled driver treats what the spec leaves open.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct DriverModel {
-    /// binary32 subnormal results and operands become zero (llvmpipe sets DAZ/FTZ).
-    pub flush_f32_subnormals: bool,
-    /// `fma` is one fused operation (false: a rounded multiply, then a rounded add, as
-    /// llvmpipe's `lower_ffma16/32` make it).
-    pub fused_fma: bool,
-    /// binary32 `log2(x)` is computed as `ln(x) * 1.442695f` (softpipe's `LG2`).
-    pub log2_from_ln: bool,
-    /// How derivatives pair pixels.
-    pub derivatives: Derivatives,
-    /// Bilinear filtering of 8-bit textures in fixed point, as llvmpipe does: texel
-    /// coordinates rounded to 1/256, weights of 8 bits, `(a (256 - w) + b w + 128) >> 8` per
-    /// lerp (false: binary32 lerps, as softpipe does).
-    pub fixed_point_filtering: bool,
-    /// Rasterisation and interpolation.
-    pub rasterizer: Rasterizer,
-}
-
-impl DriverModel {
-    /// llvmpipe (Mesa 22.3): binary16 where lowered, subnormals flushed, fine derivatives,
-    /// fixed-point bilinear filtering.
-    pub fn llvmpipe() -> DriverModel {
-        DriverModel {
-            flush_f32_subnormals: true,
-            fused_fma: false,
-            log2_from_ln: false,
-            derivatives: Derivatives::Fine,
-            fixed_point_filtering: true,
-            rasterizer: Rasterizer::Llvmpipe,
-        }
-    }
-
-    /// softpipe (Mesa 22.3): no lowering, subnormals kept, `LG2` through `logf`, coarse
-    /// derivatives, binary32 bilinear filtering.
-    pub fn softpipe() -> DriverModel {
-        DriverModel {
-            flush_f32_subnormals: false,
-            fused_fma: false,
-            log2_from_ln: true,
-            derivatives: Derivatives::Coarse,
-            fixed_point_filtering: false,
-            rasterizer: Rasterizer::Softpipe,
-        }
-    }
-}
-
-impl Default for DriverModel {
-    /// llvmpipe's behaviour.
-    fn default() -> Self {
-        DriverModel::llvmpipe()
-    }
-}
-
 /// The point domain of [`Mode`]: values are `f64`s holding binary16/32/64 values exactly.
 ///
 /// binary16 operations compute in binary32 and round to binary16 (nearest even), which is
 /// correctly rounded for `+ - * /` and `sqrt` (binary32 has more than 2 x 11 + 2 bits);
-/// transcendentals are the binary32 function of the argument, rounded.
+/// transcendentals are the binary32 function of the argument, rounded. Where a driver
+/// departs from that (flushing, fused multiply-add, built-in expansions) its profile's
+/// [`Choices`] say.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Rounding {
     /// The arithmetic.
     pub mode: Mode,
-    /// The driver's choices.
-    pub driver: DriverModel,
+    /// The driver's choices (a profile's).
+    pub driver: Choices,
 }
 
 impl Rounding {
-    /// The domain of `mode` with the driver it predicts: softpipe for `highp` (the driver
-    /// that does not lower), llvmpipe otherwise.
+    /// The domain of `mode` with the default profile's (llvmpipe's) choices.
     pub fn new(mode: Mode) -> Rounding {
-        let driver = match mode {
-            Mode::Highp => DriverModel::softpipe(),
-            Mode::Mediump | Mode::Exact => DriverModel::llvmpipe(),
-        };
+        Rounding::with(mode, Choices::default())
+    }
+
+    /// The domain of `mode` with a profile's choices.
+    pub fn with(mode: Mode, driver: Choices) -> Rounding {
         Rounding { mode, driver }
     }
 
@@ -301,10 +233,17 @@ impl Rounding {
         }
     }
 
+    /// Whether binary32 operations keep extended precision (then binary64 stands for the
+    /// x87's 64-bit significand).
+    fn extended(&self, width: Width) -> bool {
+        width == Width::Single && self.driver.arithmetic.binary32 == Binary32::Extended
+    }
+
     /// `x` rounded to what `width` holds.
     pub(super) fn round(&self, x: f64, width: Option<Width>) -> f64 {
         match width {
             None => x,
+            Some(Width::Single) if self.extended(Width::Single) => x,
             Some(Width::Single) => self.flush(f64::from(x as f32)),
             Some(Width::Half) => {
                 // Through binary32 when that is exact (the usual case: one hardware
@@ -315,14 +254,25 @@ impl Rounding {
                 } else {
                     f16::from_f64(x)
                 };
-                f64::from(h.to_f32())
+                self.flush16(f64::from(h.to_f32()))
             }
         }
     }
 
     /// A binary32 value with subnormals flushed when the driver does.
     fn flush(&self, x: f64) -> f64 {
-        if self.driver.flush_f32_subnormals && x != 0.0 && x.abs() < f64::from(f32::MIN_POSITIVE) {
+        let flush = self.driver.arithmetic.flush_f32_subnormals;
+        if flush && x != 0.0 && x.abs() < f64::from(f32::MIN_POSITIVE) {
+            0.0f64.copysign(x)
+        } else {
+            x
+        }
+    }
+
+    /// A binary16 value with subnormals flushed when the driver does.
+    fn flush16(&self, x: f64) -> f64 {
+        let flush = self.driver.arithmetic.flush_f16_subnormals;
+        if flush && x != 0.0 && x.abs() < f64::from(f16::MIN_POSITIVE.to_f32()) {
             0.0f64.copysign(x)
         } else {
             x
@@ -352,14 +302,17 @@ impl Domain for Rounding {
 
     fn convert(&self, x: f64, width: Width) -> f64 {
         match self.effective(width) {
-            Some(Width::Half) => f64::from(f16::from_f32(self.operand32(x)).to_f32()),
+            Some(Width::Half) => {
+                let x = self.flush16(x);
+                self.flush16(f64::from(f16::from_f32(self.operand32(x)).to_f32()))
+            }
             other => self.round(x, other),
         }
     }
 
     fn truncate(&self, x: f64, width: Width) -> f64 {
         match self.effective(width) {
-            Some(Width::Half) => truncate_to_f16(x),
+            Some(Width::Half) => self.flush16(truncate_to_f16(x)),
             other => self.round(x, other),
         }
     }
@@ -370,12 +323,15 @@ impl Domain for Rounding {
         };
         let a = self.round(a, Some(w));
         match op {
-            Unary::Exp | Unary::Log => self.natural(op, a, w),
+            Unary::Exp | Unary::Log if self.driver.arithmetic.exp_log == ExpLog::Exp2Log2 => {
+                self.natural(op, a, w)
+            }
             Unary::Sinh | Unary::Cosh | Unary::Tanh => self.hyperbolic(op, a, w),
             Unary::Asinh | Unary::Acosh | Unary::Atanh => self.inverse_hyperbolic(op, a, w),
             Unary::Asin | Unary::Acos => self.arcsine(op, a, w),
             Unary::Atan => self.arctangent(a, w),
-            Unary::Log2 if w == Width::Single && self.driver.log2_from_ln => {
+            _ if self.extended(w) => unary64(op, a),
+            Unary::Log2 if w == Width::Single && self.driver.arithmetic.log2 == Log2::FromLn => {
                 let x = self.operand32(a);
                 // softpipe's `1.442695f` is `log2(e)` rounded to binary32.
                 self.round(f64::from(x.ln() * std::f32::consts::LOG2_E), Some(w))
@@ -397,6 +353,12 @@ impl Domain for Rounding {
                 h(a - h(b * q))
             }
             Some(w) if op == Binary::Atan2 => self.arctangent2(a, b, w),
+            Some(w) if op == Binary::Pow && self.driver.arithmetic.pow == Pow::Exp2Log2 => {
+                let log = self.unary(Unary::Log2, a, w);
+                let scaled = self.binary(Binary::Mul, b, log, w);
+                self.unary(Unary::Exp2, scaled, w)
+            }
+            Some(w) if self.extended(w) => binary64(op, a, b),
             Some(w) => {
                 let r = binary32(op, self.operand32(a), self.operand32(b));
                 self.round(f64::from(r), Some(w))
@@ -407,10 +369,20 @@ impl Domain for Rounding {
     fn fma(&self, a: f64, b: f64, c: f64, width: Width) -> f64 {
         match self.effective(width) {
             None => a.mul_add(b, c),
-            Some(w) if self.driver.fused_fma => self.round(a.mul_add(b, c), Some(w)),
+            Some(_) if self.driver.arithmetic.fma == Fma::Fused => self.fused(a, b, c, width),
             Some(_) => {
                 let product = self.binary(Binary::Mul, a, b, width);
                 self.binary(Binary::Add, product, c, width)
+            }
+        }
+    }
+
+    fn fused(&self, a: f64, b: f64, c: f64, width: Width) -> f64 {
+        match self.effective(width) {
+            None => a.mul_add(b, c),
+            Some(w) => {
+                let [a, b, c] = [a, b, c].map(|x| self.round(x, Some(w)));
+                self.round(a.mul_add(b, c), Some(w))
             }
         }
     }
@@ -420,7 +392,7 @@ impl Domain for Rounding {
         self.round(a * 2f64.powi(e), self.effective(width))
     }
 
-    fn driver(&self) -> DriverModel {
+    fn driver(&self) -> Choices {
         self.driver
     }
 

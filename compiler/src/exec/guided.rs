@@ -6,7 +6,8 @@
 //! and every float that becomes an index or an integer, follow the point value: the bounds
 //! are those of the evaluations that take the point evaluation's path.
 
-use super::domain::{Binary, Compare, Domain, DriverModel, Unary, Width};
+use super::domain::{Binary, Compare, Domain, Unary, Width};
+use crate::profile::Choices;
 
 /// `guide` decides comparisons and representative values; `follower` is computed alongside.
 #[derive(Clone, Copy, Debug)]
@@ -67,6 +68,13 @@ impl<G: Domain, B: Domain> Domain for Guided<G, B> {
         )
     }
 
+    fn fused(&self, a: Self::F, b: Self::F, c: Self::F, width: Width) -> Self::F {
+        (
+            self.guide.fused(a.0, b.0, c.0, width),
+            self.follower.fused(a.1, b.1, c.1, width),
+        )
+    }
+
     fn ldexp(&self, a: Self::F, e: i64, width: Width) -> Self::F {
         (
             self.guide.ldexp(a.0, e, width),
@@ -78,7 +86,7 @@ impl<G: Domain, B: Domain> Domain for Guided<G, B> {
         self.guide.compare(op, a.0, b.0)
     }
 
-    fn driver(&self) -> DriverModel {
+    fn driver(&self) -> Choices {
         self.guide.driver()
     }
 }

@@ -4,7 +4,8 @@
 //! draw, or the fragments of some 2x2 quads), SIMT-style: control flow keeps a mask of the
 //! active lanes, and values that are the same in every lane are stored once ([`value`]).
 //! Float arithmetic goes through a [`Domain`], chosen per run: [`Rounding`] in one of the
-//! three [`Mode`]s (`highp`, `mediump`, `exact`) with a [`DriverModel`], or [`Bounds`], the
+//! three [`Mode`]s (`highp`, `mediump`, `exact`) with a driver profile's choices
+//! ([`crate::Choices`]), or [`Bounds`], the
 //! acceptance intervals of a conforming highp or mediump evaluation. An
 //! operation computes at the width of its IR result type: `float16_t` operations round to
 //! binary16 after every operation, as the lowering pass decided.
@@ -35,9 +36,7 @@ mod uses;
 pub mod value;
 
 pub use bounds::{Bounds, Interval};
-pub use domain::{
-    Binary, Compare, Derivatives, Domain, DriverModel, Mode, Rasterizer, Rounding, Unary, Width,
-};
+pub use domain::{Binary, Compare, Domain, Mode, Rounding, Unary, Width};
 pub use guided::Guided;
 pub use texture::{NoTextures, Textures};
 pub use uses::used_variables;

@@ -2,13 +2,15 @@
 //! the result type, integers wrapped to their width, conversions, matrix products,
 //! derivatives over 2x2 quads, packing and bit operations.
 //!
-//! Products and sums of several terms (`dot`, matrix products) multiply and add term by term
-//! from the first, rounding after each operation, as a driver without fused multiply-add does.
+//! How products and sums of several terms (`dot`, matrix products) add up, how `mix` expands,
+//! whether `a * b + c` contracts into one fused operation, and how derivatives pair pixels
+//! are the driver profile's choices (`Domain::driver`).
 
-use super::domain::{Binary, Compare, Derivatives, Unary, Width};
+use super::domain::{Binary, Compare, Unary, Width};
 use super::value::{at, map1, map2, map3, Lanes, Value};
 use super::{error, Arrangement, Domain, ExecResult, Invocation};
 use crate::ir::{BaseType, Expr, Op};
+use crate::profile::{Derivatives, Dot, Mix};
 
 /// The width a float operation with result base `base` computes in.
 pub fn width_of(base: BaseType) -> Width {
@@ -120,12 +122,17 @@ impl<D: Domain> Invocation<'_, D> {
                 format!("{} takes {} operands", op.name(), op.arity()),
             );
         }
+        let base = e.ty.base().unwrap_or(BaseType::Float);
+        let width = width_of(base);
+        if let Some(b) = binary_of(op) {
+            if let Some(fused) = self.contracted(e, b, operands, width)? {
+                return Ok(fused);
+            }
+        }
         let mut values = Vec::with_capacity(operands.len());
         for o in operands {
             values.push(self.eval(o)?);
         }
-        let base = e.ty.base().unwrap_or(BaseType::Float);
-        let width = width_of(base);
         let lowers = self.domain.lowers_ints();
         let d = self.domain;
         if let Some(u) = unary_of(op) {
@@ -229,23 +236,17 @@ impl<D: Domain> Invocation<'_, D> {
                 .map_or_else(|| bad(e, op), Ok),
             Op::Dot => {
                 let terms = values[0].len().max(values[1].len());
-                let product = |i: usize| -> Option<Vec<D::F>> {
-                    let (Some(Lanes::Float(x)), Some(Lanes::Float(y))) =
-                        (comp(&values[0], i), comp(&values[1], i))
-                    else {
-                        return None;
-                    };
-                    Some(map2(x, y, |p, q| d.binary(Binary::Mul, p, q, width)))
-                };
-                let mut acc = product(0).map_or_else(|| bad(e, op), Ok)?;
-                for i in 1..terms {
-                    let p = product(i).map_or_else(|| bad(e, op), Ok)?;
-                    acc = map2(&acc, &p, |s, t| d.binary(Binary::Add, s, t, width));
-                }
-                Ok(vec![Lanes::Float(acc)])
+                let pairs = (0..terms)
+                    .map(|i| match (comp(&values[0], i), comp(&values[1], i)) {
+                        (Some(Lanes::Float(x)), Some(Lanes::Float(y))) => Ok((x, y)),
+                        _ => bad(e, op),
+                    })
+                    .collect::<ExecResult<Vec<_>>>()?;
+                let order = d.driver().arithmetic.dot;
+                Ok(vec![Lanes::Float(sum_of_products(d, order, &pairs, width))])
             }
             Op::Lrp => {
-                // a + c * (b - a), each operation rounded (gallivm's lerp).
+                let mix = d.driver().arithmetic.mix;
                 let n = values[0].len().max(values[1].len()).max(values[2].len());
                 (0..n)
                     .map(|i| {
@@ -254,11 +255,7 @@ impl<D: Domain> Invocation<'_, D> {
                         else {
                             return bad(e, op);
                         };
-                        Ok(Lanes::Float(map3(a, b, c, |a, b, c| {
-                            let delta = d.binary(Binary::Sub, b, a, width);
-                            let scaled = d.binary(Binary::Mul, c, delta, width);
-                            d.binary(Binary::Add, a, scaled, width)
-                        })))
+                        Ok(Lanes::Float(map3(a, b, c, |a, b, c| lerp(d, mix, a, b, c, width))))
                     })
                     .collect()
             }
@@ -402,23 +399,88 @@ impl<D: Domain> Invocation<'_, D> {
                 _ => error(e.span, "a matrix product of non-floats"),
             }
         };
+        // A row vector times a matrix is a dot per column (Mesa lowers it so); a matrix times
+        // a vector or a matrix adds its columns.
+        let order = if left.ty.is_matrix() {
+            d.driver().arithmetic.matrix
+        } else {
+            d.driver().arithmetic.dot
+        };
         let mut out = Vec::with_capacity(b_cols * a_rows);
         for c in 0..b_cols {
             for r in 0..a_rows {
-                let mut acc: Option<Vec<D::F>> = None;
+                let mut columns = Vec::with_capacity(a_cols);
                 for k in 0..a_cols {
-                    let x = float(&values[0], k * a_rows + r)?;
-                    let y = float(&values[1], c * b_rows + k)?;
-                    let p = map2(&x, &y, |p, q| d.binary(Binary::Mul, p, q, width));
-                    acc = Some(match acc {
-                        None => p,
-                        Some(s) => map2(&s, &p, |s, t| d.binary(Binary::Add, s, t, width)),
-                    });
+                    columns.push((
+                        float(&values[0], k * a_rows + r)?,
+                        float(&values[1], c * b_rows + k)?,
+                    ));
                 }
-                out.push(Lanes::Float(acc.unwrap_or_default()));
+                let pairs: Vec<Factors<'_, D::F>> = columns.iter().map(|(x, y)| (x, y)).collect();
+                out.push(Lanes::Float(sum_of_products(d, order, &pairs, width)));
             }
         }
         Ok(out)
+    }
+
+    /// `a * b + c` (or `a * b - c`, `c + a * b`, `c - a * b`) as one fused operation, when
+    /// the driver contracts and one operand of the addition `e` is a float multiplication
+    /// of its width (not a matrix product).
+    fn contracted(
+        &mut self,
+        e: &Expr,
+        op: Binary,
+        operands: &[Expr],
+        width: Width,
+    ) -> ExecResult<Option<Value<D::F>>> {
+        if !matches!(op, Binary::Add | Binary::Sub) || !self.domain.driver().arithmetic.contract {
+            return Ok(None);
+        }
+        let (factors, addend, product_first) = match (
+            product_factors(&operands[0], width),
+            product_factors(&operands[1], width),
+        ) {
+            (Some(f), _) => (f, &operands[1], true),
+            (None, Some(f)) => (f, &operands[0], false),
+            (None, None) => return Ok(None),
+        };
+        let (x, y, c) = (
+            self.eval(&factors[0])?,
+            self.eval(&factors[1])?,
+            self.eval(addend)?,
+        );
+        let d = self.domain;
+        let minus = |v: &Value<D::F>| -> Option<Value<D::F>> {
+            v.iter()
+                .map(|l| match l {
+                    Lanes::Float(v) => {
+                        Some(Lanes::Float(map1(v, |p| d.unary(Unary::Neg, p, width))))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        // a*b - c = fma(a, b, -c); c - a*b = fma(-a, b, c).
+        let (x, c) = match (op, product_first) {
+            (Binary::Sub, true) => (x, minus(&c)),
+            (Binary::Sub, false) => (minus(&x).unwrap_or_default(), Some(c)),
+            _ => (x, Some(c)),
+        };
+        let Some(c) = c else {
+            return bad(e, Op::Fma);
+        };
+        let n = x.len().max(y.len()).max(c.len());
+        (0..n)
+            .map(|i| match (comp(&x, i), comp(&y, i), comp(&c, i)) {
+                (Some(Lanes::Float(a)), Some(Lanes::Float(b)), Some(Lanes::Float(c))) => {
+                    Ok(Lanes::Float(map3(a, b, c, |a, b, c| {
+                        d.fused(a, b, c, width)
+                    })))
+                }
+                _ => bad(e, Op::Fma),
+            })
+            .collect::<ExecResult<Value<D::F>>>()
+            .map(Some)
     }
 
     /// `dFdx`/`dFdy` over 2x2 quads (zero for independent lanes and uniform values).
@@ -431,7 +493,7 @@ impl<D: Domain> Invocation<'_, D> {
         if v.len() == 1 || self.arrangement == Arrangement::Independent {
             return Lanes::Float(vec![zero]);
         }
-        let coarse = d.driver().derivatives == Derivatives::Coarse;
+        let coarse = d.driver().raster.derivatives == Derivatives::Coarse;
         let out = (0..v.len())
             .map(|i| {
                 let q = i - i % 4;
@@ -488,6 +550,86 @@ fn select<F: Copy>(
         out.set_lane(i, a, n);
     }
     Some(out)
+}
+
+/// The factors of `o` when it is a float multiplication at `width` (not a matrix product).
+fn product_factors(o: &Expr, width: Width) -> Option<&[Expr]> {
+    match &o.kind {
+        crate::ir::ExprKind::Op(Op::Mul, f)
+            if o.ty
+                .base()
+                .is_some_and(|b| b.is_float() && width_of(b) == width)
+                && f.iter().all(|x| !x.ty.is_matrix()) =>
+        {
+            Some(f)
+        }
+        _ => None,
+    }
+}
+
+/// The two factors of one term of a sum of products, per lane.
+type Factors<'a, F> = (&'a Vec<F>, &'a Vec<F>);
+
+/// `sum over k of x_k * y_k` per lane, in the order and with the fusing `order` says.
+fn sum_of_products<D: Domain>(
+    d: &D,
+    order: Dot,
+    pairs: &[Factors<'_, D::F>],
+    width: Width,
+) -> Vec<D::F> {
+    let product =
+        |(x, y): &Factors<'_, D::F>| map2(x, y, |p, q| d.binary(Binary::Mul, p, q, width));
+    let add = |s: &Vec<D::F>, t: &Vec<D::F>| map2(s, t, |s, t| d.binary(Binary::Add, s, t, width));
+    let Some(first) = pairs.first() else {
+        return Vec::new();
+    };
+    match order {
+        Dot::Sequential => pairs
+            .iter()
+            .skip(1)
+            .fold(product(first), |acc, p| add(&acc, &product(p))),
+        Dot::Reverse => {
+            let mut terms = pairs.iter().rev();
+            let last = terms.next().map(product).unwrap_or_default();
+            terms.fold(last, |acc, p| add(&acc, &product(p)))
+        }
+        Dot::Pairwise => {
+            let mut level: Vec<Vec<D::F>> = pairs.iter().map(product).collect();
+            while level.len() > 1 {
+                level = level
+                    .chunks(2)
+                    .map(|c| match c {
+                        [s, t] => add(s, t),
+                        [s] => s.clone(),
+                        _ => Vec::new(),
+                    })
+                    .collect();
+            }
+            level.pop().unwrap_or_default()
+        }
+        Dot::Fused => pairs.iter().skip(1).fold(product(first), |acc, (x, y)| {
+            let xy = map2(x, y, |p, q| (p, q));
+            map2(&xy, &acc, |(p, q), s| d.fused(p, q, s, width))
+        }),
+    }
+}
+
+/// `mix(a, b, t)` as the driver expands it.
+fn lerp<D: Domain>(d: &D, mix: Mix, a: D::F, b: D::F, t: D::F, width: Width) -> D::F {
+    let bin = |op, x, y| d.binary(op, x, y, width);
+    match mix {
+        // a + t * (b - a), each operation rounded (gallivm's lerp).
+        Mix::Delta => bin(Binary::Add, a, bin(Binary::Mul, t, bin(Binary::Sub, b, a))),
+        Mix::Weights => {
+            let one_minus_t = bin(Binary::Sub, d.constant(1.0), t);
+            bin(
+                Binary::Add,
+                bin(Binary::Mul, a, one_minus_t),
+                bin(Binary::Mul, b, t),
+            )
+        }
+        Mix::Fused => d.fused(t, bin(Binary::Sub, b, a), a, width),
+    }
 }
 
 /// Lane `i` of float lanes as a binary32 value.

@@ -1,6 +1,6 @@
 //! Texture operations: the host's textures behind [`Textures`], implicit level of detail from
-//! the coordinates' derivatives over 2x2 quads, and the texel entering binary16 truncated when
-//! the sampler is lowered.
+//! the coordinates' derivatives over 2x2 quads, and the texel entering binary16 (truncated or
+//! rounded, by the driver's profile) when the sampler is lowered.
 
 use super::domain::Width;
 use super::ops::f32_at;
@@ -8,6 +8,7 @@ use super::value::{at, Lanes, Value};
 use super::{error, Arrangement, Domain, ExecResult, Invocation};
 use crate::ir::types::Dim;
 use crate::ir::{BaseType, Expr, TexOp, Texture, Type};
+use crate::profile::{Binary32, TexelConversion};
 
 /// The textures bound to units, as the host (the emulator backend) holds them.
 pub trait Textures: Sync {
@@ -100,6 +101,7 @@ impl<D: Domain> Invocation<'_, D> {
         };
         let d = self.domain;
         let lowered = e.ty.base() == Some(BaseType::Float16);
+        let extended = d.driver().arithmetic.binary32 == Binary32::Extended;
         let count = (e.ty.components() as usize).clamp(1, 4);
         Ok((0..count)
             .map(|c| {
@@ -107,9 +109,13 @@ impl<D: Domain> Invocation<'_, D> {
                     texels
                         .iter()
                         .map(|texel| {
-                            let x = d.constant(f64::from(texel[c]));
+                            let x = d.constant(if extended {
+                                unorm8_extended(texel[c])
+                            } else {
+                                f64::from(texel[c])
+                            });
                             if lowered {
-                                d.truncate(x, Width::Half)
+                                texel_to_half(d, x)
                             } else {
                                 x
                             }
@@ -206,5 +212,25 @@ impl<D: Domain> Invocation<'_, D> {
         let dx = (b[0] - a[0]).hypot(b[1] - a[1]);
         let dy = (c[0] - a[0]).hypot(c[1] - a[1]);
         dx.max(dy).log2()
+    }
+}
+
+/// An 8-bit texel channel (the host gives `b * (1.0f / 255.0f)` in binary32) as a driver
+/// whose binary32 keeps extended precision computes it: the product not rounded. A value
+/// that is no such product (filtered in binary32) stays as it is.
+fn unorm8_extended(texel: f32) -> f64 {
+    let byte = (texel * 255.0).round();
+    if byte * (1.0f32 / 255.0) == texel {
+        f64::from(byte) * f64::from(1.0f32 / 255.0)
+    } else {
+        f64::from(texel)
+    }
+}
+
+/// A texel entering binary16, converted as the driver's profile says.
+pub(super) fn texel_to_half<D: Domain>(d: &D, x: D::F) -> D::F {
+    match d.driver().texture.texel_to_f16 {
+        TexelConversion::Truncate => d.truncate(x, Width::Half),
+        TexelConversion::Round => d.convert(x, Width::Half),
     }
 }

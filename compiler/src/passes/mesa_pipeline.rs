@@ -23,16 +23,73 @@
 //!    `swiz(u)`: a mediump uniform read by a highp operation is not rounded.
 //!
 //! NIR folds these pairs around such an operation away, leaving a 32-bit operation.
+//!
+//! Each rule is a profile choice ([`Switches`]): rule 1 per kind of source (uniforms,
+//! shader inputs, values the shader computed: `lone_op_*`), rules 2 and 3 together
+//! (`fold_conversions`); for integer trees `int_lone_op` and `int_fold_conversions` (on
+//! llvmpipe neither: `i2i32(i2imp(x))` wraps, so NIR keeps it).
 
 use super::fold_conversions::{children, stmt_exprs};
 use super::walk;
+use super::Switches;
 use std::collections::HashSet;
 
 use crate::ir::build::{convert, placeholder};
 use crate::ir::{BaseType, Expr, ExprKind, Module, Op, Stmt, Type, VarId, VarMode};
 
-/// Applies the rules to `module` in place.
-pub fn run(module: &mut Module) {
+/// What rule 1 needs to know of a region's sources: which switches are on, and each
+/// variable's mode.
+struct Sources {
+    switches: Switches,
+    modes: Vec<VarMode>,
+}
+
+impl Sources {
+    /// Whether a 32-bit value `x` converted down may be a source of a lone operation that
+    /// stays 32-bit: by the kind of variable it reads, or a value the shader computed.
+    fn lone_source(&self, x: &Expr) -> bool {
+        if x.ty.base().is_some_and(|b| !b.is_float()) {
+            return self.switches.int_lone_op;
+        }
+        let mode = root_var(x).and_then(|v| self.modes.get(v.0 as usize));
+        match mode {
+            Some(VarMode::Uniform) => self.switches.lone_op_uniform,
+            Some(VarMode::ShaderIn) => self.switches.lone_op_varying,
+            _ => self.switches.lone_op_temporary,
+        }
+    }
+}
+
+/// The variable a chain of swizzles, fields and indexing reads, if `e` is one.
+fn root_var(e: &Expr) -> Option<VarId> {
+    match &e.kind {
+        ExprKind::Var(v) => Some(*v),
+        ExprKind::Swizzle(base, _) | ExprKind::Field(base, _) | ExprKind::Index(base, _) => {
+            root_var(base)
+        }
+        _ => None,
+    }
+}
+
+/// Applies the rules `switches` enables to `module` in place.
+pub fn run(module: &mut Module, switches: &Switches) {
+    let sources = Sources {
+        switches: *switches,
+        modes: module.variables.iter().map(|v| v.mode).collect(),
+    };
+    lone_stores(module, &sources);
+    widen_variables(module, switches);
+    walk::blocks(module, &mut |block, _| {
+        for stmt in block.iter_mut() {
+            stmt_exprs(stmt, &mut |e| fold_swizzled(e, switches));
+            stmt_exprs(stmt, &mut |e| rewrite(e, &sources));
+        }
+    });
+}
+
+/// Rule 1 for stores: a lone operation stored straight into a 16-bit variable read at 32
+/// bits is computed at 32 bits, rounded once by the store (rule 2 may then remove that).
+fn lone_stores(module: &mut Module, sources: &Sources) {
     let mut read_wide = HashSet::new();
     walk::blocks(module, &mut |block, _| {
         for stmt in block.iter_mut() {
@@ -41,34 +98,29 @@ pub fn run(module: &mut Module) {
     });
     walk::blocks(module, &mut |block, _| {
         for stmt in block.iter_mut() {
-            // A lone operation stored straight into a 16-bit variable read at 32 bits:
-            // computed at 32 bits, rounded once by the store (rule 2 may then remove that).
             if let Stmt::Assign { lhs, rhs, .. } = stmt {
                 let wide = lhs.variable().is_some_and(|v| read_wide.contains(&v));
-                if wide && is_16(rhs) && region(rhs) == Some(1) {
+                if wide && is_16(rhs) && region(rhs, sources) == Some(1) {
                     let taken = std::mem::replace(rhs, placeholder());
                     *rhs = convert(widen(taken), false);
-                    continue;
                 }
             }
-        }
-    });
-    widen_variables(module);
-    walk::blocks(module, &mut |block, _| {
-        for stmt in block.iter_mut() {
-            stmt_exprs(stmt, &mut fold_swizzled);
-            stmt_exprs(stmt, &mut rewrite);
         }
     });
 }
 
 /// Rule 3: `f162f(swiz(f2fmp(u)))` is `swiz(u)`.
-fn fold_swizzled(e: &mut Expr) {
-    children(e, &mut fold_swizzled);
+fn fold_swizzled(e: &mut Expr, switches: &Switches) {
+    children(e, &mut |c| fold_swizzled(c, switches));
     let ExprKind::Op(op, operands) = &mut e.kind else {
         return;
     };
-    if !is_up(*op) || operands.len() != 1 {
+    let enabled = if *op == Op::F162f {
+        switches.fold_conversions
+    } else {
+        switches.int_fold_conversions
+    };
+    if !is_up(*op) || operands.len() != 1 || !enabled {
         return;
     }
     let Some(ExprKind::Swizzle(base, _)) = operands.first().map(|o| &o.kind) else {
@@ -171,7 +223,7 @@ fn pinned(e: &mut Expr, set: &mut HashSet<VarId>) {
 }
 
 /// Rule 2: widens the 16-bit variables that only ever hold 32-bit values converted down.
-fn widen_variables(module: &mut Module) {
+fn widen_variables(module: &mut Module, switches: &Switches) {
     let mut set: HashSet<VarId> = module
         .variables
         .iter()
@@ -181,6 +233,10 @@ fn widen_variables(module: &mut Module) {
                 && !v.ty.is_array()
                 && matches!(v.ty, Type::Numeric { .. })
                 && v.ty.base().is_some_and(|b| b.bit_size() == 16)
+                && match v.ty.base() {
+                    Some(BaseType::Float16) => switches.fold_conversions,
+                    _ => switches.int_fold_conversions,
+                }
         })
         .map(|(i, _)| VarId(i as u32))
         .collect();
@@ -324,12 +380,14 @@ fn is_down(op: Op) -> bool {
 }
 
 /// Counts the operations of a 16-bit region and whether every leaf is a converted 32-bit
-/// value; `None` when something else (a constant, a texel, a 16-bit variable) is a leaf.
-fn region(e: &Expr) -> Option<u32> {
+/// value of a kind `sources` lets stay 32-bit; `None` when something else (a constant, a
+/// texel, a 16-bit variable, another kind of source) is a leaf.
+fn region(e: &Expr, sources: &Sources) -> Option<u32> {
     match &e.kind {
-        ExprKind::Op(op, operands) if is_down(*op) => {
-            operands.first().filter(|x| !is_16(x)).map(|_| 0)
-        }
+        ExprKind::Op(op, operands) if is_down(*op) => operands
+            .first()
+            .filter(|x| !is_16(x) && sources.lone_source(x))
+            .map(|_| 0),
         ExprKind::Op(op, operands) => {
             let matrix = operands.iter().any(|o| o.ty.is_matrix())
                 && operands.iter().all(|o| !o.ty.is_scalar());
@@ -342,11 +400,11 @@ fn region(e: &Expr) -> Option<u32> {
                 _ => 1,
             };
             for o in operands {
-                n += region(o)?;
+                n += region(o, sources)?;
             }
             Some(n)
         }
-        ExprKind::Swizzle(base, _) => region(base),
+        ExprKind::Swizzle(base, _) => region(base, sources),
         _ => None,
     }
 }
@@ -385,16 +443,20 @@ fn widen(e: Expr) -> Expr {
     }
 }
 
-fn rewrite(e: &mut Expr) {
+fn rewrite(e: &mut Expr, sources: &Sources) {
     // The root of a region: a conversion up, or a comparison of 16-bit values.
     let lone = match &e.kind {
         ExprKind::Op(Op::F162f | Op::I2i | Op::U2u, operands) => {
-            operands.first().filter(|x| is_16(x)).and_then(region) == Some(1)
+            operands
+                .first()
+                .filter(|x| is_16(x))
+                .and_then(|x| region(x, sources))
+                == Some(1)
         }
         ExprKind::Op(_, operands)
             if e.ty.base() == Some(BaseType::Bool) && operands.iter().any(is_16) =>
         {
-            region(e) == Some(1)
+            region(e, sources) == Some(1)
         }
         _ => false,
     };
@@ -408,5 +470,5 @@ fn rewrite(e: &mut Expr) {
         };
         return;
     }
-    children(e, &mut rewrite);
+    children(e, &mut |c| rewrite(c, sources));
 }

@@ -44,6 +44,9 @@ pub struct BackendOptions {
     /// Where the worker writes each test's final window framebuffer (`--framebuffers`:
     /// `RESULTS/framebuffers`); `None` keeps none.
     pub framebuffers: Option<std::path::PathBuf>,
+    /// The emulator's driver profile (`--emu-profile`): a built-in name or a YAML file
+    /// (made absolute, for the workers); the default profile when empty.
+    pub emu_profile: String,
 }
 
 /// A backend opened for a worker.
@@ -79,7 +82,16 @@ pub fn open_backend(kind: BackendKind, options: &BackendOptions) -> Result<Opene
                  loaded; pass --backend emu to run it anyway)"
             )),
         },
-        BackendKind::Emu => Ok(opened(Box::new(emu::EmuBackend::new(options.emu_mode)))),
+        BackendKind::Emu => {
+            let profile = match options.emu_profile.as_str() {
+                "" => halfcheck_compiler::Profile::default(),
+                spec => emu::load_profile(spec)?,
+            };
+            Ok(opened(Box::new(emu::EmuBackend::new(
+                options.emu_mode,
+                profile,
+            ))))
+        }
         BackendKind::Mock => Ok(opened(Box::new(mock::MockBackend))),
     }
 }

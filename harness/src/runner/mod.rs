@@ -73,6 +73,9 @@ pub struct Settings {
     /// The emulator's arithmetic.
     #[serde(with = "mode_name")]
     pub emu_mode: Mode,
+    /// The emulator's driver profile: a built-in name or an absolute path to a YAML file.
+    #[serde(default)]
+    pub emu_profile: String,
     /// Worker processes.
     pub jobs: usize,
     /// Time limit per test, in seconds.
@@ -92,6 +95,7 @@ impl Settings {
         BackendOptions {
             gl_device: self.gl_device,
             emu_mode: self.emu_mode,
+            emu_profile: self.emu_profile.clone(),
             framebuffers: self
                 .framebuffers
                 .then(|| absolute(dir).join("framebuffers")),
@@ -419,7 +423,8 @@ fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, Stri
     })
 }
 
-/// `worker --backend KIND [--gl-device N] --emu-mode MODE [--framebuffers DIR]`.
+/// `worker --backend KIND [--gl-device N] --emu-mode MODE [--emu-profile PROFILE]
+/// [--framebuffers DIR]`.
 fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     let mut args = vec![
         "worker".to_string(),
@@ -435,6 +440,9 @@ fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     ]);
     if let Some(dir) = &options.framebuffers {
         args.extend(["--framebuffers".to_string(), dir.display().to_string()]);
+    }
+    if !options.emu_profile.is_empty() {
+        args.extend(["--emu-profile".to_string(), options.emu_profile.clone()]);
     }
     args
 }

@@ -52,7 +52,7 @@ pub fn run<D: Domain>(
         probe_values: Vec::new(),
         needed,
         uniforms: Uniforms::default(),
-        textures: Units::new(domain.driver().fixed_point_filtering),
+        textures: Units::new(domain.driver().texture.filtering),
         blend: None,
         blend_func: Blend {
             src: Factor::One,

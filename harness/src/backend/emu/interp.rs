@@ -1,7 +1,7 @@
-//! Varying interpolation as the modelled driver computes it, so interpolated values are
-//! bit-exact. Every step rounds to binary32.
+//! Varying interpolation as the profile's `raster.interpolation` says, so interpolated values
+//! are bit-exact. Every step rounds to binary32.
 //!
-//! llvmpipe sets each attribute up as a plane: with the vertices in window coordinates (the
+//! `plane_fma` (llvmpipe) sets each attribute up as a plane: with the vertices in window coordinates (the
 //! first two swapped when `(x0 - x1)(y2 - y0) - (y0 - y1)(x2 - x0)` is negative),
 //! `ooa = 1 / det`, the edge deltas scaled by `ooa`,
 //! `dadx = (a0 - a1) dy20' - (a2 - a0) dy01'`, `dady = (a2 - a0) dx01' - (a0 - a1) dx20'` and
@@ -9,23 +9,23 @@
 //! (x, y) reads `fma(dady, y, fma(dadx, x, a00))`; a perspective-correct varying is the plane
 //! of `a / w` times the reciprocal of the plane of `1 / w`.
 //!
-//! softpipe sorts the vertices by y (min, mid, max) and builds the plane from the bottom and
+//! `sorted_quads` (softpipe) sorts the vertices by y (min, mid, max) and builds the plane from the bottom and
 //! major edges: `dadx = (ebot.dy (a_max - a_min) - (a_mid - a_min) emaj.dy) / area`,
 //! `dady = (emaj.dx (a_mid - a_min) - (a_max - a_min) ebot.dx) / area`. A quad at (x, y) starts
 //! from `a00 + dadx x + dady y`, its other pixels add `dadx`, `dady` or both; a
 //! perspective-correct varying divides by the plane of `1 / w`.
 
-use halfcheck_compiler::exec::Rasterizer;
+use halfcheck_compiler::profile::Interpolation;
 
 /// A triangle's setup: the vertex order and the scaled edge deltas.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Setup {
-    kind: Rasterizer,
+    kind: Interpolation,
     /// Which of the caller's vertices is setup vertex 0, 1, 2.
     order: [usize; 3],
     /// Setup vertex 0 relative to the centre of pixel (0, 0).
     origin: [f32; 2],
-    /// llvmpipe: dx01, dy01, dx20, dy20 times `1 / det`; softpipe: the bottom edge (dx, dy),
+    /// plane_fma: dx01, dy01, dx20, dy20 times `1 / det`; sorted_quads: the bottom edge (dx, dy),
     /// the major edge (dx, dy) and `1 / area` in the first five.
     deltas: [f32; 5],
 }
@@ -33,7 +33,7 @@ pub struct Setup {
 /// One attribute's plane: its value at pixel (0, 0) and its gradients.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Plane {
-    kind: Rasterizer,
+    kind: Interpolation,
     a0: f32,
     dadx: f32,
     dady: f32,
@@ -43,10 +43,10 @@ impl Plane {
     /// The value at pixel `(x, y)`.
     pub fn at(&self, x: u32, y: u32) -> f32 {
         match self.kind {
-            Rasterizer::Llvmpipe => self
+            Interpolation::PlaneFma => self
                 .dady
                 .mul_add(y as f32, self.dadx.mul_add(x as f32, self.a0)),
-            Rasterizer::Softpipe => {
+            Interpolation::SortedQuads => {
                 let (qx, qy) = (x & !1, y & !1);
                 let base = (self.a0 + self.dadx * qx as f32) + self.dady * qy as f32;
                 let right = if x > qx { base + self.dadx } else { base };
@@ -60,11 +60,36 @@ impl Plane {
     }
 }
 
+impl Plane {
+    /// The value at pixel `(x, y)` computed at extended precision from the binary32 set-up
+    /// (a shader whose binary32 arithmetic keeps x87 extended precision evaluates it so).
+    pub fn at_extended(&self, x: u32, y: u32) -> f64 {
+        let (a0, dadx, dady) = (
+            f64::from(self.a0),
+            f64::from(self.dadx),
+            f64::from(self.dady),
+        );
+        match self.kind {
+            Interpolation::PlaneFma => dady * f64::from(y) + (dadx * f64::from(x) + a0),
+            Interpolation::SortedQuads => {
+                let (qx, qy) = (x & !1, y & !1);
+                let base = (a0 + dadx * f64::from(qx)) + dady * f64::from(qy);
+                let right = if x > qx { base + dadx } else { base };
+                if y > qy {
+                    right + dady
+                } else {
+                    right
+                }
+            }
+        }
+    }
+}
+
 impl Setup {
     /// The setup of a triangle with these window positions (x, y).
-    pub fn new(window: [[f32; 2]; 3], kind: Rasterizer) -> Setup {
+    pub fn new(window: [[f32; 2]; 3], kind: Interpolation) -> Setup {
         match kind {
-            Rasterizer::Llvmpipe => {
+            Interpolation::PlaneFma => {
                 let deltas = |w: [[f32; 2]; 3]| {
                     let (dx01, dy01) = (w[0][0] - w[1][0], w[0][1] - w[1][1]);
                     let (dx20, dy20) = (w[2][0] - w[0][0], w[2][1] - w[0][1]);
@@ -85,7 +110,7 @@ impl Setup {
                     deltas: [dx01 * ooa, dy01 * ooa, dx20 * ooa, dy20 * ooa, 0.0],
                 }
             }
-            Rasterizer::Softpipe => {
+            Interpolation::SortedQuads => {
                 let order = sorted_by_y(window);
                 let [min, mid, max] = order.map(|i| window[i]);
                 let (maj_dx, maj_dy) = (max[0] - min[0], max[1] - min[1]);
@@ -106,11 +131,11 @@ impl Setup {
         let a = self.order.map(|i| values[i]);
         let d = self.deltas;
         let (dadx, dady) = match self.kind {
-            Rasterizer::Llvmpipe => {
+            Interpolation::PlaneFma => {
                 let (da01, da20) = (a[0] - a[1], a[2] - a[0]);
                 (da01 * d[3] - da20 * d[1], da20 * d[0] - da01 * d[2])
             }
-            Rasterizer::Softpipe => {
+            Interpolation::SortedQuads => {
                 let (bot, maj) = (a[1] - a[0], a[2] - a[0]);
                 let x = d[1] * maj - bot * d[3];
                 let y = d[2] * bot - maj * d[0];
@@ -163,12 +188,24 @@ pub struct Perspective {
 }
 
 impl Perspective {
+    /// The value at pixel `(x, y)` at extended precision (see [`Plane::at_extended`]).
+    pub fn at_extended(&self, x: u32, y: u32) -> f64 {
+        let (a, w) = (
+            self.over_w.at_extended(x, y),
+            self.one_over_w.at_extended(x, y),
+        );
+        match self.over_w.kind {
+            Interpolation::PlaneFma => a * (1.0 / w),
+            Interpolation::SortedQuads => a / w,
+        }
+    }
+
     /// The value at pixel `(x, y)`.
     pub fn at(&self, x: u32, y: u32) -> f32 {
         let (a, w) = (self.over_w.at(x, y), self.one_over_w.at(x, y));
         match self.over_w.kind {
-            Rasterizer::Llvmpipe => a * (1.0 / w),
-            Rasterizer::Softpipe => a / w,
+            Interpolation::PlaneFma => a * (1.0 / w),
+            Interpolation::SortedQuads => a / w,
         }
     }
 }
@@ -179,7 +216,7 @@ mod tests {
 
     // Measured: v = piglit_vertex.x * 0.37 + 0.1 over `draw rect -1 -1 2 2`, first triangle
     // of the strip, pixels (0, 0) and (17, 33).
-    fn gradient(kind: Rasterizer) -> [u32; 2] {
+    fn gradient(kind: Interpolation) -> [u32; 2] {
         let v = |x: f32| x * 0.37 + 0.1;
         let setup = Setup::new([[0.0, 0.0], [250.0, 0.0], [0.0, 250.0]], kind);
         let p = setup.perspective([v(-1.0), v(1.0), v(-1.0)], [1.0; 3]);
@@ -188,11 +225,17 @@ mod tests {
 
     #[test]
     fn llvmpipe_interpolates_a_gradient_bit_for_bit() {
-        assert_eq!(gradient(Rasterizer::Llvmpipe), [0xbe89_7b75, 0xbe5f_6fd4]);
+        assert_eq!(
+            gradient(Interpolation::PlaneFma),
+            [0xbe89_7b75, 0xbe5f_6fd4]
+        );
     }
 
     #[test]
     fn softpipe_interpolates_a_gradient_bit_for_bit() {
-        assert_eq!(gradient(Rasterizer::Softpipe), [0xbe89_7b74, 0xbe5f_6fd2]);
+        assert_eq!(
+            gradient(Interpolation::SortedQuads),
+            [0xbe89_7b74, 0xbe5f_6fd2]
+        );
     }
 }

@@ -7,8 +7,10 @@
 //! vertices, rasterise the triangles into 2x2 quads (`raster`) and run the fragment shader on
 //! batches of quads in parallel (`shade`). Uniforms (`uniforms`), piglit's textures
 //! (`textures`), clears and probes follow piglit, with the probe logic shared with the GL
-//! backend (`backend::piglit`). The arithmetic is the run's [`Mode`]: `mediump` predicts a
-//! driver that lowers, `highp` one that does not, `exact` the binary64 reference.
+//! backend (`backend::piglit`). What the emulated driver does is its profile
+//! ([`Profile`]: built in, or a YAML file, see [`load_profile`]); the arithmetic is the run's
+//! [`Mode`]: `mediump` computes as the profile says, `highp` the same driver with nothing
+//! lowered, `exact` the binary64 reference.
 //!
 //! [`predict`] runs one parsed test in a mode and returns its result: the verdict stage reads
 //! each probe's computed value from it. [`evaluate`] does the same in any numeric domain (the
@@ -29,7 +31,7 @@ mod uniforms;
 pub use halfcheck_compiler::exec::Mode;
 
 use halfcheck_compiler::exec::{Domain, Rounding};
-use halfcheck_compiler::CompileOptions;
+use halfcheck_compiler::{Choices, CompileOptions, Profile};
 
 use crate::backend::{Backend, Stop, WindowImage};
 use crate::results::{RunInfo, Status, TestResult};
@@ -38,11 +40,13 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-/// The emulator backend in one arithmetic mode.
+/// The emulator backend: one driver profile, in one arithmetic mode.
 #[derive(Debug, Clone, Default)]
 pub struct EmuBackend {
     /// The arithmetic.
     pub mode: Mode,
+    /// The emulated driver.
+    pub profile: Profile,
     /// Whether each test's whole window is shaded and kept.
     keep_windows: bool,
     /// The last test's window framebuffer, when kept.
@@ -50,10 +54,11 @@ pub struct EmuBackend {
 }
 
 impl EmuBackend {
-    /// The emulator in `mode`, keeping no windows.
-    pub fn new(mode: Mode) -> EmuBackend {
+    /// The emulator in `mode` with `profile`, keeping no windows.
+    pub fn new(mode: Mode, profile: Profile) -> EmuBackend {
         EmuBackend {
             mode,
+            profile,
             ..EmuBackend::default()
         }
     }
@@ -63,7 +68,11 @@ impl Backend for EmuBackend {
     fn run_info(&self) -> RunInfo {
         RunInfo {
             backend: "emu".into(),
-            renderer: format!("halfcheck f16 emulator ({})", self.mode.name()),
+            renderer: format!(
+                "halfcheck f16 emulator (profile {}, {})",
+                self.profile.name,
+                self.mode.name()
+            ),
             versions: BTreeMap::from([
                 (
                     "GL_VERSION".to_owned(),
@@ -73,7 +82,9 @@ impl Backend for EmuBackend {
             ]),
             context: json!({
                 "mode": self.mode.name(),
-                "driver_model": "llvmpipe: binary16 round-to-nearest-even after every lowered operation, texels truncated into binary16, binary32 subnormals flushed, no fused multiply-add",
+                "profile": self.profile.name,
+                "profile_describes": self.profile.describes,
+                "profile_choices": self.profile.choices,
                 "render_target": "RGBA32F",
             }),
             ..RunInfo::default()
@@ -81,8 +92,9 @@ impl Backend for EmuBackend {
     }
 
     fn run_test(&mut self, test: &ShaderTest) -> TestResult {
-        let domain = Rounding::new(self.mode);
-        let options = compile_options(self.mode);
+        let choices = &self.profile.choices;
+        let domain = Rounding::with(self.mode, *choices);
+        let options = choices.compile_options(self.mode == Mode::Mediump);
         let (evaluation, window) = run(test, &domain, &options, &[], self.keep_windows);
         self.window = window;
         evaluation.result
@@ -105,17 +117,59 @@ pub fn parse_mode(name: &str) -> Result<Mode, String> {
         .ok_or_else(|| format!("unknown emulator mode '{name}': highp, mediump or exact"))
 }
 
-/// Runs `test` on the emulator in `mode`. Every probe that ran is in the result's `probes`,
-/// with the value the emulator computed per channel in `observed` (and its bits).
-pub fn predict(test: &ShaderTest, mode: Mode) -> TestResult {
-    let domain = Rounding::new(mode);
-    evaluate(test, &domain, &compile_options(mode), &[]).result
+/// The profile `--emu-profile` names: a built-in profile's name, or a YAML file. Errors name
+/// the file, line and column.
+pub fn load_profile(spec: &str) -> Result<Profile, String> {
+    if let Some(profile) = Profile::builtin(spec) {
+        return Ok(profile);
+    }
+    let path = std::path::Path::new(spec);
+    match std::fs::read_to_string(path) {
+        Ok(text) => Profile::from_yaml(&text, &path.display().to_string()),
+        Err(e) => Err(format!(
+            "no emulator profile '{spec}': not a built-in one ({}) and not a readable file ({e})",
+            Profile::builtin_names().join(", ")
+        )),
+    }
 }
 
-/// How the emulator compiles a test's shaders for `mode` (`mediump`: lowered, with Mesa's later
-/// pipeline; `highp`, `exact`: not lowered).
+/// `--emu-profile SPEC` checked before a run: the profile, and how workers name it (a
+/// built-in name, or the file made absolute).
+pub fn resolve_profile(spec: &str) -> Result<(String, Profile), String> {
+    let profile = load_profile(spec)?;
+    if Profile::builtin(spec).is_some() {
+        return Ok((spec.to_owned(), profile));
+    }
+    let absolute = std::fs::canonicalize(spec)
+        .map_err(|e| format!("{spec}: {e}"))?
+        .display()
+        .to_string();
+    Ok((absolute, profile))
+}
+
+/// Runs `test` on the emulator in `mode` with the default profile (llvmpipe). Every probe
+/// that ran is in the result's `probes`, with the value the emulator computed per channel in
+/// `observed` (and its bits).
+pub fn predict(test: &ShaderTest, mode: Mode) -> TestResult {
+    predict_with(test, mode, &Choices::default())
+}
+
+/// Runs `test` on the emulator in `mode` with a profile's `choices`.
+pub fn predict_with(test: &ShaderTest, mode: Mode, choices: &Choices) -> TestResult {
+    let domain = Rounding::with(mode, *choices);
+    evaluate(
+        test,
+        &domain,
+        &choices.compile_options(mode == Mode::Mediump),
+        &[],
+    )
+    .result
+}
+
+/// How the emulator compiles a test's shaders for `mode` with the default profile
+/// (`mediump`: lowered, with Mesa's later pipeline; `highp`, `exact`: not lowered).
 pub fn compile_options(mode: Mode) -> CompileOptions {
-    program::options(mode)
+    Choices::default().compile_options(mode == Mode::Mediump)
 }
 
 /// What [`evaluate`] computed.

@@ -1,30 +1,19 @@
 //! Compiles a test's vertex and fragment shaders to the IR the emulator runs.
 //!
-//! `mediump` compiles with the lowering pass and Mesa's later pipeline (the IR whose 16-bit
-//! operations llvmpipe computes in binary16); `highp` and `exact` compile without lowering.
-//! A shader the compiler rejects fails the test, as a driver's compile error does in piglit;
-//! stages that do not link (`link`) give a program that `link error` expects. A shader whose
-//! variables need more storage than the emulator's budget is skipped before it runs.
+//! How (lowered or not, by which rules) is the caller's `CompileOptions`, from the run's
+//! profile and mode (`halfcheck_compiler::Choices::compile_options`). A shader the compiler
+//! rejects fails the test, as a driver's compile error does in piglit; stages that do not
+//! link (`link`) give a program that `link error` expects. A shader whose variables need more
+//! storage than the emulator's budget is skipped before it runs.
 
 use super::shade::FRAGMENT_LANES;
-use super::{link, Mode, Stop};
+use super::{link, Stop};
 use crate::backend::piglit::program as piglit;
 use crate::shader_test::{ShaderTest, Stage};
 use halfcheck_compiler::exec::used_variables;
 use halfcheck_compiler::ir::{Module, Type, VarMode};
 use halfcheck_compiler::{compile, CompileOptions};
 use std::collections::BTreeMap;
-
-/// How the emulator compiles for `mode`: `mediump` with the lowering pass and Mesa's later
-/// pipeline, `highp` and `exact` without lowering.
-pub fn options(mode: Mode) -> CompileOptions {
-    let lower = mode == Mode::Mediump;
-    CompileOptions {
-        lower,
-        final_pipeline: lower,
-        ..CompileOptions::default()
-    }
-}
 
 /// What building a test's program gave.
 pub enum Built {
@@ -187,7 +176,7 @@ mod tests {
     use super::*;
 
     fn fragment(source: &str) -> Module {
-        let options = options(Mode::Highp);
+        let options = halfcheck_compiler::Choices::default().compile_options(false);
         compile(source, halfcheck_compiler::Stage::Fragment, "t", &options).expect("compiles")
     }
 

@@ -1,7 +1,8 @@
 //! Rasterisation: a triangle in window coordinates becomes the 2x2 quads it touches, each
 //! pixel with its coverage.
 //!
-//! As on llvmpipe, vertices snap to 1/256 of a pixel (softpipe: no snapping) and coverage is
+//! When the profile's `raster.subpixel_snap` says so (llvmpipe), vertices snap to 1/256 of a
+//! pixel (softpipe: no snapping); coverage is
 //! exact; a pixel centre exactly on an edge belongs to the triangle for which it is a left
 //! edge, or a bottom edge (the top-left rule with rows counted from the bottom). Quads keep their
 //! uncovered pixels (helper invocations, for derivatives). Only quads holding a pixel that
@@ -37,7 +38,7 @@ pub fn triangle(
     snap: bool,
 ) -> (Vec<Quad>, bool) {
     // Positions relative to pixel centres in 1/256 of a pixel, rounded to that grid when
-    // `snap` (llvmpipe), else the exact binary32 coordinates scaled by 256 (softpipe): either
+    // `snap`, else the exact binary32 coordinates scaled by 256: either
     // way the edge functions below are exact.
     let to_grid = |x: f64| {
         let scaled = (x - 0.5) * SUBPIXELS as f64;

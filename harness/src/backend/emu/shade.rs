@@ -16,9 +16,10 @@ use super::Stop;
 use crate::shader_test::Stage;
 use halfcheck_compiler::exec::value::at;
 use halfcheck_compiler::exec::{
-    find_var, layout, Arrangement, Binary, Domain, Invocation, Lanes, Rasterizer, Value, Width,
+    find_var, layout, Arrangement, Binary, Domain, Invocation, Lanes, Value, Width,
 };
 use halfcheck_compiler::ir::{Module, VarId, VarMode};
+use halfcheck_compiler::profile::Binary32;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -153,7 +154,7 @@ impl<D: Domain> Draw<'_, D> {
             else {
                 continue;
             };
-            let snap = self.domain.driver().rasterizer == Rasterizer::Llvmpipe;
+            let snap = self.domain.driver().raster.subpixel_snap;
             let (quads, front) = raster::triangle(window, fb.width, fb.height, self.needed, snap);
             for chunk in quads.chunks(QUADS_PER_BATCH) {
                 work.push((t, front, chunk.to_vec()));
@@ -260,12 +261,29 @@ impl<D: Domain> Draw<'_, D> {
                 })
             })
             .collect();
+        // Varyings leave the vertex shader as binary32; only a profile that computes binary32
+        // at extended precision holds anything more until here.
+        let d = self.domain;
+        let extended = d.driver().arithmetic.binary32 == Binary32::Extended;
+        let stored = |value: &Value<D::F>| -> Value<D::F> {
+            value
+                .iter()
+                .map(|lanes| match lanes {
+                    Lanes::Float(v) if extended => Lanes::Float(
+                        v.iter()
+                            .map(|&x| d.constant(f64::from(d.representative(x) as f32)))
+                            .collect(),
+                    ),
+                    other => other.clone(),
+                })
+                .collect()
+        };
         let varyings = module
             .variables
             .iter()
             .enumerate()
             .filter(|(_, v)| v.mode == VarMode::ShaderOut && !v.builtin)
-            .filter_map(|(i, v)| Some((v.name.clone(), inv.get(VarId(i as u32))?.clone())))
+            .filter_map(|(i, v)| Some((v.name.clone(), stored(inv.get(VarId(i as u32))?))))
             .collect();
         Ok(Shaded {
             positions,
@@ -295,7 +313,7 @@ impl<D: Domain> Draw<'_, D> {
         let window = tri.map(|v| window_position(shaded.positions[v], size));
         let setup = Setup::new(
             window.map(|p| [p[0], p[1]]),
-            self.domain.driver().rasterizer,
+            self.domain.driver().raster.interpolation,
         );
         let oow = window.map(|p| p[3]);
         let pixel = |lane: usize| {
@@ -314,18 +332,22 @@ impl<D: Domain> Draw<'_, D> {
                     let Some((_, value)) = shaded.varyings.iter().find(|(n, _)| n == name) else {
                         continue;
                     };
-                    inv.set(
-                        id,
-                        interpolate(self.domain, value, tri, |a| {
-                            let p = setup.perspective(a, oow);
-                            (0..lanes)
-                                .map(|l| {
-                                    let (x, y) = pixel(l);
-                                    p.at(x, y)
-                                })
-                                .collect()
-                        }),
-                    );
+                    let extended = self.domain.driver().arithmetic.binary32 == Binary32::Extended;
+                    let value = interpolate(self.domain, value, tri, |a| {
+                        let p = setup.perspective(a, oow);
+                        (0..lanes)
+                            .map(|l| {
+                                let (x, y) = pixel(l);
+                                if extended {
+                                    p.at_extended(x, y)
+                                } else {
+                                    f64::from(p.at(x, y))
+                                }
+                            })
+                            .collect()
+                    });
+                    let round = self.domain.driver().interface.round_varyings;
+                    inv.set(id, self.reduced(value, var, round));
                 }
                 (VarMode::SystemValue, "gl_FragCoord") => {
                     let d = self.domain;
@@ -355,6 +377,11 @@ impl<D: Domain> Draw<'_, D> {
         inv.run(MAX_STEPS)
             .map_err(|e| Stop::error(format!("fragment shader: {e}")))?;
         let color = inv.get(output).cloned().unwrap_or_default();
+        let round = self.domain.driver().interface.round_outputs;
+        let color = match module.variables.get(output.0 as usize) {
+            Some(var) => self.reduced(color, var, round),
+            None => color,
+        };
         let killed = inv.killed();
         let zero = self.domain.constant(0.0);
         let component = |c: usize, lane: usize| match color.get(c) {
@@ -372,6 +399,31 @@ impl<D: Domain> Draw<'_, D> {
                 })
                 .collect(),
         ))
+    }
+}
+
+impl<D: Domain> Draw<'_, D> {
+    /// `value` of interface variable `var`, rounded to binary16 when `round` (the profile
+    /// rounds mediump and lowp floats there) and `var` is one.
+    fn reduced(
+        &self,
+        value: Value<D::F>,
+        var: &halfcheck_compiler::ir::Variable,
+        round: bool,
+    ) -> Value<D::F> {
+        if !round || !var.precision.is_lowerable() {
+            return value;
+        }
+        let d = self.domain;
+        value
+            .into_iter()
+            .map(|lanes| match lanes {
+                Lanes::Float(v) => {
+                    Lanes::Float(v.into_iter().map(|x| d.convert(x, Width::Half)).collect())
+                }
+                other => other,
+            })
+            .collect()
     }
 }
 
@@ -394,12 +446,12 @@ impl<F: Copy> Colors<F> {
 
 /// Interpolates a per-vertex value over a triangle's lanes: a component equal at the three
 /// vertices stays as it is (exact, and uniform); the others go through `lanes`, which gives
-/// the binary32 value per lane of the component with these vertex values.
+/// the value per lane of the component with these vertex values (binary32, or extended).
 fn interpolate<D: Domain>(
     d: &D,
     value: &Value<D::F>,
     tri: [usize; 3],
-    lanes: impl Fn([f32; 3]) -> Vec<f32>,
+    lanes: impl Fn([f32; 3]) -> Vec<f64>,
 ) -> Value<D::F> {
     value
         .iter()
@@ -410,12 +462,7 @@ fn interpolate<D: Domain>(
                     return Lanes::Float(vec![a]);
                 }
                 let vertex = [a, b, c].map(|x| d.representative(x) as f32);
-                Lanes::Float(
-                    lanes(vertex)
-                        .into_iter()
-                        .map(|x| d.constant(f64::from(x)))
-                        .collect(),
-                )
+                Lanes::Float(lanes(vertex).into_iter().map(|x| d.constant(x)).collect())
             }
             other => other.lane(tri[2]),
         })

@@ -2,7 +2,8 @@
 //!
 //! Texels are piglit's 8-bit RGBA (shared with the GL backend), read as `b * (1/255)` in
 //! binary32.
-//! Bilinear filtering is in binary32 (softpipe) or in llvmpipe's 8-bit fixed point.
+//! Bilinear filtering is in binary32 or in 8-bit fixed point (llvmpipe's), as the profile's
+//! `texture.filtering` says.
 //! `texture rgbw`/`checkerboard` set piglit's defaults (NEAREST, clamp to edge) and make their
 //! unit the active one, which `texparameter` then changes. Filtering: nearest or bilinear on
 //! the level the level of detail picks (a mipmapped minification filter with missing levels
@@ -11,6 +12,7 @@
 use super::Stop;
 use crate::backend::piglit::textures as piglit;
 use crate::shader_test::{TextureCheckerboard, TextureRgbw};
+use halfcheck_compiler::profile::Filtering;
 use std::collections::BTreeMap;
 
 /// How a coordinate outside [0, 1] wraps.
@@ -53,7 +55,7 @@ struct Texture {
 pub struct Units {
     units: BTreeMap<u32, Texture>,
     active: u32,
-    /// Bilinear filtering in llvmpipe's fixed point rather than in binary32.
+    /// Bilinear filtering in fixed point (llvmpipe's) rather than in binary32.
     fixed_point: bool,
 }
 
@@ -88,10 +90,10 @@ fn checked(width: u32, height: u32) -> Result<(), Stop> {
 }
 
 impl Units {
-    /// No textures yet; `fixed_point` picks llvmpipe's fixed-point bilinear filtering.
-    pub fn new(fixed_point: bool) -> Units {
+    /// No textures yet, filtered as the profile's `filtering` says.
+    pub fn new(filtering: Filtering) -> Units {
         Units {
-            fixed_point,
+            fixed_point: filtering == Filtering::FixedPoint,
             ..Units::default()
         }
     }
@@ -305,8 +307,8 @@ mod tests {
     use super::*;
     use halfcheck_compiler::exec::Textures;
 
-    fn rgbw(fixed_point: bool) -> Units {
-        let mut units = Units::new(fixed_point);
+    fn rgbw(filtering: Filtering) -> Units {
+        let mut units = Units::new(filtering);
         let command = TextureRgbw {
             unit: 0,
             width: 8,
@@ -319,18 +321,18 @@ mod tests {
     }
 
     #[test]
-    fn llvmpipe_filters_8_bit_textures_in_fixed_point() {
+    fn fixed_point_filtering_matches_llvmpipe() {
         // Measured on llvmpipe: s = 110.5 / 250 on an 8-texel red|green row gives weight
         // round((3.536 * 256)) - 128 & 255 = 9, so green = (255 * 9 + 128) >> 8 = 9 / 255.
-        let units = rgbw(true);
+        let units = rgbw(Filtering::FixedPoint);
         let texel = units.sample(0, [110.5 / 250.0, 60.5 / 250.0], 0.0);
         let bytes = texel.map(|t| t.map(|v| (v * 255.0).round() as u8));
         assert_eq!(bytes, Some([246, 9, 0, 255]));
     }
 
     #[test]
-    fn softpipe_filters_in_binary32() {
-        let units = rgbw(false);
+    fn binary32_filtering_lerps_in_binary32() {
+        let units = rgbw(Filtering::Binary32);
         let green = units
             .sample(0, [110.5 / 250.0, 60.5 / 250.0], 0.0)
             .map(|t| t[1]);

@@ -9,7 +9,7 @@
 use super::program::Program;
 use super::Stop;
 use crate::shader_test::{Scalar, UniformSet};
-use halfcheck_compiler::exec::{find_var, layout, Domain, Invocation, Lanes, Value};
+use halfcheck_compiler::exec::{find_var, layout, Domain, Invocation, Lanes, Value, Width};
 use halfcheck_compiler::ir::{BaseType, Module, Type, VarMode};
 use std::collections::BTreeMap;
 
@@ -65,8 +65,27 @@ impl Uniforms {
     ) {
         for (name, value) in &self.values {
             if let Some(id) = find_var(module, name, VarMode::Uniform) {
-                if layout::size(module, &module.var(id).ty) == value.len() {
-                    invocation.set(id, in_domain(value, domain));
+                let var = module.var(id);
+                if layout::size(module, &var.ty) == value.len() {
+                    let value = in_domain(value, domain);
+                    // A 16-bit uniform (the profile's `lowering.float16_uniforms`) holds the
+                    // value rounded at load.
+                    let value = if var.ty.base() == Some(BaseType::Float16) {
+                        value
+                            .into_iter()
+                            .map(|lanes| match lanes {
+                                Lanes::Float(v) => Lanes::Float(
+                                    v.into_iter()
+                                        .map(|x| domain.convert(x, Width::Half))
+                                        .collect(),
+                                ),
+                                other => other,
+                            })
+                            .collect()
+                    } else {
+                        value
+                    };
+                    invocation.set(id, value);
                 }
             }
         }

@@ -1,0 +1,716 @@
+//! Driver profiles: every choice the emulator makes about what the GLSL ES spec leaves to the
+//! driver, as data.
+//!
+//! A [`Profile`] is one YAML file: a name, what it describes, the [`Choices`] (which
+//! operations run at 16 bits, how binary16/binary32 arithmetic rounds and flushes, how
+//! built-ins expand, how texels, rasterisation, interpolation, derivatives and the shader
+//! interface behave), and for a profile that `halfcheck fingerprint` measured, the evidence
+//! that decided each choice and why any stayed undetermined. [`CHOICES`] names every choice
+//! with its meaning and values; a choice a file leaves out takes its default, the value of
+//! the default profile, `llvmpipe`. The profiles halfcheck ships live in `compiler/profiles/`
+//! and are built into the binary ([`Profile::builtin`]), so a fresh clone needs no files.
+//!
+//! The compiler's passes read [`Choices::lowering`] (through [`crate::CompileOptions`]),
+//! the evaluator reads the rest through its domain (`exec::Domain::driver`), and the
+//! harness's emulator backend reads the raster, texture and interface choices.
+
+use crate::passes::Switches;
+use crate::sema::Model;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// A driver profile: the choices, and where they came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// Short name (`llvmpipe`), shown in `results.json` and on the run line.
+    pub name: String,
+    /// The driver it describes and how it was measured.
+    #[serde(default)]
+    pub describes: String,
+    /// The choices.
+    #[serde(default)]
+    pub choices: Choices,
+    /// Per choice key, the probe and numbers that decided it (fingerprinted profiles).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub evidence: BTreeMap<String, String>,
+    /// Per choice key, why the fingerprint could not decide it (the value is the default).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub undetermined: BTreeMap<String, String>,
+}
+
+/// Every choice the emulator makes. `Default` is the default profile's (llvmpipe's) value of
+/// each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Choices {
+    /// Which precision rules decide what may be lowered.
+    pub precision: Model,
+    /// Which operations run at 16 bits: the lowering pass's switches and what the driver's
+    /// later pipeline undoes.
+    pub lowering: Switches,
+    /// How the arithmetic rounds, flushes and expands built-ins.
+    pub arithmetic: Arithmetic,
+    /// Texel conversion and filtering.
+    pub texture: Texture,
+    /// Rasterisation, interpolation and derivatives.
+    pub raster: Raster,
+    /// The shader interface: varyings and fragment outputs.
+    pub interface: Interface,
+}
+
+/// How the arithmetic rounds, flushes and expands built-ins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Arithmetic {
+    /// What a binary32 operation's result holds.
+    pub binary32: Binary32,
+    /// binary32 subnormal results and operands become zero.
+    pub flush_f32_subnormals: bool,
+    /// binary16 subnormal results and operands become zero.
+    pub flush_f16_subnormals: bool,
+    /// The `fma()` built-in.
+    pub fma: Fma,
+    /// `a * b + c` and `a * b - c` at one width compute as one fused multiply-add.
+    pub contract: bool,
+    /// How `dot` (and a row vector times a matrix, a `dot` per column) adds its terms.
+    pub dot: Dot,
+    /// How a matrix times a vector or a matrix adds its columns.
+    pub matrix: Dot,
+    /// How `mix(x, y, t)` expands.
+    pub mix: Mix,
+    /// How binary32 `log2` is computed.
+    pub log2: Log2,
+    /// How `exp` and `log` are computed.
+    pub exp_log: ExpLog,
+    /// How `pow` is computed.
+    pub pow: Pow,
+}
+
+impl Default for Arithmetic {
+    fn default() -> Self {
+        Arithmetic {
+            binary32: Binary32::Ieee,
+            flush_f32_subnormals: true,
+            flush_f16_subnormals: false,
+            fma: Fma::Split,
+            contract: false,
+            dot: Dot::Reverse,
+            matrix: Dot::Sequential,
+            mix: Mix::Delta,
+            log2: Log2::Direct,
+            exp_log: ExpLog::Exp2Log2,
+            pow: Pow::Exp2Log2,
+        }
+    }
+}
+
+/// What a binary32 operation's result holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Binary32 {
+    /// The result rounded to binary32.
+    #[default]
+    Ieee,
+    /// The result kept at extended precision (x87 registers: llvmpipe without SSE), rounded
+    /// to binary32 only where it leaves the shader (outputs, varyings).
+    Extended,
+}
+
+/// The `fma()` built-in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fma {
+    /// A rounded multiply, then a rounded add (llvmpipe's `lower_ffma`).
+    #[default]
+    Split,
+    /// One rounding.
+    Fused,
+}
+
+/// How `dot` and matrix products sum their products.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dot {
+    /// `((x0 y0 + x1 y1) + x2 y2) + x3 y3`, every step rounded.
+    Sequential,
+    /// `((x3 y3 + x2 y2) + x1 y1) + x0 y0`, every step rounded (NIR's scalar reduction,
+    /// measured on llvmpipe).
+    #[default]
+    Reverse,
+    /// `(x0 y0 + x1 y1) + (x2 y2 + x3 y3)`, every step rounded.
+    Pairwise,
+    /// `fma(x3, y3, fma(x2, y2, fma(x1, y1, x0 y0)))`.
+    Fused,
+}
+
+/// How `mix(x, y, t)` expands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mix {
+    /// `x + t (y - x)`, every step rounded (gallivm's lerp).
+    #[default]
+    Delta,
+    /// `x (1 - t) + y t`, every step rounded.
+    Weights,
+    /// `fma(t, y - x, x)`.
+    Fused,
+}
+
+/// How binary32 `log2` is computed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Log2 {
+    /// The binary32 `log2` of the argument.
+    #[default]
+    Direct,
+    /// `ln(x) * 1.442695f` (softpipe's `LG2`).
+    FromLn,
+}
+
+/// How `exp` and `log` are computed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExpLog {
+    /// `exp2(x * log2(e))` and `log2(x) * (1 / log2(e))`, every step rounded (NIR's builders).
+    #[default]
+    Exp2Log2,
+    /// One function at the operation's width.
+    Direct,
+}
+
+/// How `pow` is computed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pow {
+    /// One function at the operation's width.
+    Direct,
+    /// `exp2(y * log2(x))`, every step rounded (measured on llvmpipe).
+    #[default]
+    Exp2Log2,
+}
+
+/// Texel conversion and filtering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Texture {
+    /// How a texel entering binary16 (a mediump or lowp sampler) is converted.
+    pub texel_to_f16: TexelConversion,
+    /// How 8-bit textures are filtered bilinearly.
+    pub filtering: Filtering,
+}
+
+impl Default for Texture {
+    fn default() -> Self {
+        Texture {
+            texel_to_f16: TexelConversion::Truncate,
+            filtering: Filtering::FixedPoint,
+        }
+    }
+}
+
+/// How a texel entering binary16 is converted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TexelConversion {
+    /// Toward zero (llvmpipe).
+    #[default]
+    Truncate,
+    /// To nearest even.
+    Round,
+}
+
+/// How 8-bit textures are filtered bilinearly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Filtering {
+    /// Texel coordinates rounded to 1/256, 8-bit weights, `(a (256 - w) + b w + 128) >> 8`
+    /// per lerp (llvmpipe).
+    #[default]
+    FixedPoint,
+    /// Lerps in binary32 (softpipe).
+    Binary32,
+}
+
+/// Rasterisation, interpolation and derivatives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Raster {
+    /// Vertices snap to 1/256 pixel before coverage is decided.
+    pub subpixel_snap: bool,
+    /// How attributes are interpolated.
+    pub interpolation: Interpolation,
+    /// How derivatives pair the pixels of a 2x2 quad.
+    pub derivatives: Derivatives,
+}
+
+impl Default for Raster {
+    fn default() -> Self {
+        Raster {
+            subpixel_snap: true,
+            interpolation: Interpolation::PlaneFma,
+            derivatives: Derivatives::Fine,
+        }
+    }
+}
+
+/// How attributes are interpolated (every step in binary32).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Interpolation {
+    /// Planes set up from the vertices in draw order, evaluated per pixel with fused
+    /// multiply-adds; perspective as `a * (1 / w)` (llvmpipe).
+    #[default]
+    PlaneFma,
+    /// Planes set up from the vertices sorted by y, stepped per quad; perspective as `a / w`
+    /// (softpipe).
+    SortedQuads,
+}
+
+/// How screen-space derivatives pair the pixels of a 2x2 quad.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Derivatives {
+    /// Each row (`dFdx`) and column (`dFdy`) of the quad has its own difference.
+    #[default]
+    Fine,
+    /// One difference per quad: `dFdx` from its upper row, `dFdy` from its left column.
+    Coarse,
+}
+
+/// The shader interface.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Interface {
+    /// mediump and lowp float fragment inputs are rounded to binary16 when read.
+    pub round_varyings: bool,
+    /// mediump and lowp float fragment outputs are rounded to binary16 when written.
+    pub round_outputs: bool,
+}
+
+/// One choice: its key (`section.name`), what it means and the values it takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// `arithmetic.fma`: the path in the YAML file under `choices:`.
+    pub key: &'static str,
+    /// One line on what it decides.
+    pub meaning: &'static str,
+    /// Every value it takes, as the YAML file writes it.
+    pub values: &'static [&'static str],
+}
+
+const BOOL: &[&str] = &["true", "false"];
+
+/// Every choice of [`Choices`], in file order.
+pub const CHOICES: &[Choice] = &[
+    Choice {
+        key: "precision",
+        meaning: "mesa: an operation whose operands have no precision stays highp (the lvalue never lends one); spec: it takes its consumer's (GLSL ES 4.5.2)",
+        values: &["mesa", "spec"],
+    },
+    Choice {
+        key: "lowering.float16",
+        meaning: "mediump and lowp float operations run in binary16",
+        values: BOOL,
+    },
+    Choice {
+        key: "lowering.int16",
+        meaning: "mediump and lowp int and uint operations run at 16 bits and wrap",
+        values: BOOL,
+    },
+    Choice {
+        key: "lowering.float16_uniforms",
+        meaning: "mediump float uniforms are 16-bit: rounded at load, also where highp operations read them",
+        values: BOOL,
+    },
+    Choice {
+        key: "lowering.derivatives",
+        meaning: "dFdx and dFdy of mediump values run at 16 bits",
+        values: BOOL,
+    },
+    Choice {
+        key: "lowering.fold_conversions",
+        meaning: "f2f32(f2f16(x)) folds to x through variables and swizzles: a 32-bit float kept in a mediump local keeps its 32 bits",
+        values: BOOL,
+    },
+    Choice {
+        key: "lowering.int_fold_conversions",
+        meaning: "i2i32(i2i16(x)) folds to x through variables and swizzles: a 32-bit int kept in a mediump local keeps its 32 bits",
+        values: BOOL,
+    },
+    Choice {
+        key: "lowering.lone_op_uniform",
+        meaning: "a lowered float tree of one operation whose sources are all uniforms runs in binary32 (the conversions fold away)",
+        values: BOOL,
+    },
+    Choice {
+        key: "lowering.lone_op_varying",
+        meaning: "a lowered float tree of one operation whose sources are all shader inputs runs in binary32",
+        values: BOOL,
+    },
+    Choice {
+        key: "lowering.lone_op_temporary",
+        meaning: "a lowered float tree of one operation whose sources are all 32-bit values the shader computed runs in binary32",
+        values: BOOL,
+    },
+    Choice {
+        key: "lowering.int_lone_op",
+        meaning: "a lowered int or uint tree of one operation whose sources are all 32-bit values runs at 32 bits",
+        values: BOOL,
+    },
+    Choice {
+        key: "arithmetic.binary32",
+        meaning: "ieee: a binary32 operation rounds its result to binary32; extended: it keeps x87 extended precision until the value leaves the shader (llvmpipe without SSE)",
+        values: &["ieee", "extended"],
+    },
+    Choice {
+        key: "arithmetic.flush_f32_subnormals",
+        meaning: "binary32 subnormal results and operands become zero",
+        values: BOOL,
+    },
+    Choice {
+        key: "arithmetic.flush_f16_subnormals",
+        meaning: "binary16 subnormal results and operands become zero",
+        values: BOOL,
+    },
+    Choice {
+        key: "arithmetic.fma",
+        meaning: "the fma() built-in: split is a rounded multiply then a rounded add, fused rounds once",
+        values: &["split", "fused"],
+    },
+    Choice {
+        key: "arithmetic.contract",
+        meaning: "a * b + c and a * b - c at one width compute as one fused multiply-add",
+        values: BOOL,
+    },
+    Choice {
+        key: "arithmetic.dot",
+        meaning: "dot (and row vector * matrix): sequential ((x0y0 + x1y1) + x2y2) + x3y3, reverse from the last term, pairwise (x0y0 + x1y1) + (x2y2 + x3y3), fused (a chain of fma)",
+        values: &["sequential", "reverse", "pairwise", "fused"],
+    },
+    Choice {
+        key: "arithmetic.matrix",
+        meaning: "matrix * vector and matrix * matrix, column by column: sequential m0v0 + m1v1 + ..., reverse, pairwise, fused (a chain of fma)",
+        values: &["sequential", "reverse", "pairwise", "fused"],
+    },
+    Choice {
+        key: "arithmetic.mix",
+        meaning: "mix(x, y, t): delta x + t(y - x), weights x(1 - t) + yt, fused fma(t, y - x, x)",
+        values: &["delta", "weights", "fused"],
+    },
+    Choice {
+        key: "arithmetic.log2",
+        meaning: "binary32 log2: direct, or from_ln as ln(x) * 1.442695 (softpipe's LG2)",
+        values: &["direct", "from_ln"],
+    },
+    Choice {
+        key: "arithmetic.exp_log",
+        meaning: "exp and log: exp2_log2 as exp2(x log2 e) and log2(x) ln 2, every step rounded, or direct",
+        values: &["exp2_log2", "direct"],
+    },
+    Choice {
+        key: "arithmetic.pow",
+        meaning: "pow: direct, or exp2_log2 as exp2(y log2 x), every step rounded",
+        values: &["direct", "exp2_log2"],
+    },
+    Choice {
+        key: "texture.texel_to_f16",
+        meaning: "a texel entering binary16 (mediump or lowp sampler) is truncated toward zero or rounded to nearest even",
+        values: &["truncate", "round"],
+    },
+    Choice {
+        key: "texture.filtering",
+        meaning: "bilinear filtering of 8-bit textures: fixed_point (1/256 coordinates, 8-bit weights and lerps) or binary32 lerps",
+        values: &["fixed_point", "binary32"],
+    },
+    Choice {
+        key: "raster.subpixel_snap",
+        meaning: "vertices snap to 1/256 pixel before coverage is decided",
+        values: BOOL,
+    },
+    Choice {
+        key: "raster.interpolation",
+        meaning: "plane_fma: planes from the vertices in draw order, fma per pixel, a * (1/w); sorted_quads: vertices sorted by y, stepped per quad, a / w",
+        values: &["plane_fma", "sorted_quads"],
+    },
+    Choice {
+        key: "raster.derivatives",
+        meaning: "fine: a difference per row and column of the 2x2 quad; coarse: dFdx from its upper row, dFdy from its left column",
+        values: &["fine", "coarse"],
+    },
+    Choice {
+        key: "interface.round_varyings",
+        meaning: "mediump and lowp float fragment inputs are rounded to binary16 when read",
+        values: BOOL,
+    },
+    Choice {
+        key: "interface.round_outputs",
+        meaning: "mediump and lowp float fragment outputs are rounded to binary16 when written",
+        values: BOOL,
+    },
+];
+
+/// The profiles halfcheck ships, by name: the YAML text built into the binary.
+const BUILTIN: &[(&str, &str)] = &[
+    ("llvmpipe", include_str!("../profiles/llvmpipe.yaml")),
+    ("softpipe", include_str!("../profiles/softpipe.yaml")),
+    (
+        "llvmpipe-nosse",
+        include_str!("../profiles/llvmpipe-nosse.yaml"),
+    ),
+];
+
+impl Choices {
+    /// The value of choice `key` as the YAML file writes it (`None` for an unknown key).
+    pub fn get(&self, key: &str) -> Option<String> {
+        let tree = serde_json::to_value(self).ok()?;
+        match tree.pointer(&pointer(key))? {
+            Value::Bool(b) => Some(b.to_string()),
+            Value::String(s) => Some(s.clone()),
+            _ => None,
+        }
+    }
+
+    /// These choices with choice `key` set to `value` (as the YAML file writes it).
+    pub fn with(&self, key: &str, value: &str) -> Result<Choices, String> {
+        let choice = CHOICES
+            .iter()
+            .find(|c| c.key == key)
+            .ok_or_else(|| format!("no choice named `{key}`"))?;
+        if !choice.values.contains(&value) {
+            return Err(format!(
+                "`{key}` takes {}, not `{value}`",
+                choice.values.join(", ")
+            ));
+        }
+        let mut tree = serde_json::to_value(self).map_err(|e| e.to_string())?;
+        let slot = tree
+            .pointer_mut(&pointer(key))
+            .ok_or_else(|| format!("no choice named `{key}`"))?;
+        *slot = match value {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            other => Value::String(other.to_owned()),
+        };
+        serde_json::from_value(tree).map_err(|e| e.to_string())
+    }
+}
+
+/// The JSON pointer of a choice key.
+fn pointer(key: &str) -> String {
+    format!("/{}", key.replace('.', "/"))
+}
+
+impl Default for Profile {
+    /// The default profile, llvmpipe.
+    fn default() -> Self {
+        Profile::llvmpipe().clone()
+    }
+}
+
+impl Profile {
+    /// A profile named `name` with these choices, no evidence.
+    pub fn new(name: &str, describes: &str, choices: Choices) -> Profile {
+        Profile {
+            name: name.to_owned(),
+            describes: describes.to_owned(),
+            choices,
+            evidence: BTreeMap::new(),
+            undetermined: BTreeMap::new(),
+        }
+    }
+
+    /// The names of the profiles halfcheck ships.
+    pub fn builtin_names() -> Vec<&'static str> {
+        BUILTIN.iter().map(|(name, _)| *name).collect()
+    }
+
+    /// The shipped profile `name`, if there is one.
+    pub fn builtin(name: &str) -> Option<Profile> {
+        let (_, text) = BUILTIN.iter().find(|(n, _)| *n == name)?;
+        Profile::from_yaml(text, &format!("built-in profile {name}")).ok()
+    }
+
+    /// The default profile, llvmpipe (Mesa 22.3.6), the one halfcheck's corpus was measured on.
+    pub fn llvmpipe() -> &'static Profile {
+        static LLVMPIPE: OnceLock<Profile> = OnceLock::new();
+        LLVMPIPE.get_or_init(|| {
+            Profile::builtin("llvmpipe")
+                .unwrap_or_else(|| Profile::new("llvmpipe", "", Choices::default()))
+        })
+    }
+
+    /// Reads a profile from YAML; `origin` names the file in errors, with the line and column.
+    pub fn from_yaml(text: &str, origin: &str) -> Result<Profile, String> {
+        let profile: Profile = serde_yaml::from_str(text).map_err(|e| match e.location() {
+            Some(at) => format!(
+                "{origin}:{}:{}: {}",
+                at.line(),
+                at.column(),
+                without_location(&e.to_string())
+            ),
+            None => format!("{origin}: {e}"),
+        })?;
+        for key in profile.evidence.keys().chain(profile.undetermined.keys()) {
+            if !CHOICES.iter().any(|c| c.key == key) {
+                return Err(format!(
+                    "{origin}: evidence for `{key}`, which is no choice"
+                ));
+            }
+        }
+        Ok(profile)
+    }
+
+    /// The profile as YAML: every choice with its meaning and default in a comment above it,
+    /// then the evidence and what stayed undetermined.
+    pub fn to_yaml(&self) -> String {
+        let defaults = Choices::default();
+        let mut out = String::from(
+            "# halfcheck driver profile: every choice the emulator makes (docs/drivers.md).\n\
+             # Use it with `halfcheck run --backend emu --emu-profile FILE`.\n",
+        );
+        out += &format!("name: {}\n", scalar(&self.name));
+        out += &format!("describes: {}\n", scalar(&self.describes));
+        out += "choices:\n";
+        let mut section = "";
+        for choice in CHOICES {
+            let (head, leaf) = choice.key.split_once('.').unwrap_or(("", choice.key));
+            let indent = if head.is_empty() { "  " } else { "    " };
+            if head != section && !head.is_empty() {
+                out += &format!("  {head}:\n");
+            }
+            section = head;
+            let value = self.choices.get(choice.key).unwrap_or_default();
+            let default = defaults.get(choice.key).unwrap_or_default();
+            out += &format!(
+                "{indent}# {} ({}; default {default})\n{indent}{leaf}: {value}\n",
+                choice.meaning,
+                choice.values.join(" | ")
+            );
+        }
+        for (title, map) in [
+            ("evidence", &self.evidence),
+            ("undetermined", &self.undetermined),
+        ] {
+            if map.is_empty() {
+                continue;
+            }
+            out += &format!("{title}:\n");
+            for (key, text) in map {
+                out += &format!("  {key}: {}\n", scalar(text));
+            }
+        }
+        out
+    }
+}
+
+/// A string as one YAML scalar (quoted when it must be).
+fn scalar(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || " _-.,()/".contains(c))
+        && !text.starts_with([' ', '-'])
+        && !text.ends_with(' ')
+        && !matches!(
+            text,
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off"
+        )
+        && text.parse::<f64>().is_err();
+    if plain {
+        text.to_owned()
+    } else {
+        serde_json::to_string(text).unwrap_or_default()
+    }
+}
+
+/// serde_yaml's message without its own " at line L column C" (the caller prints it first).
+fn without_location(message: &str) -> String {
+    match message.find(" at line ") {
+        Some(i) => message[..i].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_field_of_the_choices_is_in_the_table_and_back() {
+        fn leaves(prefix: &str, v: &Value, out: &mut Vec<String>) {
+            match v {
+                Value::Object(map) => {
+                    for (k, v) in map {
+                        let key = if prefix.is_empty() {
+                            k.clone()
+                        } else {
+                            format!("{prefix}.{k}")
+                        };
+                        leaves(&key, v, out);
+                    }
+                }
+                _ => out.push(prefix.to_owned()),
+            }
+        }
+        let mut found = Vec::new();
+        let tree = serde_json::to_value(Choices::default()).expect("serialises");
+        leaves("", &tree, &mut found);
+        let mut table: Vec<String> = CHOICES.iter().map(|c| c.key.to_owned()).collect();
+        found.sort();
+        table.sort();
+        assert_eq!(found, table);
+        for choice in CHOICES {
+            for value in choice.values {
+                let set = Choices::default().with(choice.key, value).expect("sets");
+                assert_eq!(
+                    set.get(choice.key).as_deref(),
+                    Some(*value),
+                    "{}",
+                    choice.key
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn shipped_profiles_parse_and_are_written_in_canonical_form() {
+        for (name, text) in BUILTIN {
+            let profile = Profile::from_yaml(text, name).expect("parses");
+            assert_eq!(profile.name, *name);
+            assert_eq!(profile.to_yaml(), *text, "{name}.yaml is not canonical");
+        }
+    }
+
+    #[test]
+    fn defaults_are_the_llvmpipe_profile() {
+        assert_eq!(Profile::llvmpipe().choices, Choices::default());
+    }
+
+    #[test]
+    fn a_typo_is_an_error_naming_the_line() {
+        let text = "name: x\nchoices:\n  arithmetic:\n    fmaa: fused\n";
+        let e = Profile::from_yaml(text, "x.yaml").expect_err("rejected");
+        assert!(e.starts_with("x.yaml:4:"), "{e}");
+        assert!(e.contains("fmaa"), "{e}");
+        let e = Choices::default()
+            .with("arithmetic.fma", "maybe")
+            .expect_err("rejected");
+        assert!(e.contains("split, fused"), "{e}");
+    }
+
+    #[test]
+    fn a_profile_round_trips_through_yaml() {
+        let mut p = Profile::new("odd: one", "a \"quoted\" driver", Choices::default());
+        p.choices = p
+            .choices
+            .with("raster.derivatives", "coarse")
+            .expect("sets");
+        p.evidence
+            .insert("raster.derivatives".into(), "probe x: 0x3f800000".into());
+        let back = Profile::from_yaml(&p.to_yaml(), "p").expect("parses");
+        assert_eq!(back, p);
+    }
+}

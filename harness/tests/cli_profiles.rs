@@ -1,0 +1,167 @@
+//! Driver profiles and `halfcheck fingerprint` as a user runs them: `--emu-profile` names the
+//! profile in the run line and `results.json`, a bad profile stops the run naming file and
+//! line, and the fingerprint of each real Mesa lane (llvmpipe, softpipe, llvmpipe with
+//! `GALLIUM_NOSSE=1`) is the profile halfcheck ships for it, choice for choice. Each lane is
+//! fingerprinted once (a few seconds); without EGL those tests skip, printing why.
+
+mod common;
+
+use common::*;
+use halfcheck_compiler::Profile;
+use serde_json::Value;
+use std::path::Path;
+
+/// `halfcheck fingerprint ARGS -o DIR/NAME.yaml` with `env`, and the profile it wrote.
+fn fingerprint(dir: &Path, name: &str, args: &[&str], env: &[(&str, &str)]) -> Profile {
+    let out = dir.join(format!("{name}.yaml"));
+    let mut command = halfcheck();
+    command.arg("fingerprint").args(args).arg("-o").arg(&out);
+    command.env("MESA_SHADER_CACHE_DIR", dir.join("cache"));
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let output = command.output().expect("runs");
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(
+        text(&output).contains("choices measured"),
+        "{}",
+        text(&output)
+    );
+    let yaml = std::fs::read_to_string(&out).expect("profile written");
+    Profile::from_yaml(&yaml, &out.display().to_string()).expect("the profile it wrote parses")
+}
+
+/// The fingerprint decides what the shipped profile decides, to the same values, and leaves
+/// the same choices undetermined.
+fn assert_is_shipped(fingerprinted: &Profile, shipped: &str) {
+    let expected = Profile::builtin(shipped).expect("a shipped profile");
+    let undetermined = |p: &Profile| p.undetermined.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(
+        undetermined(fingerprinted),
+        undetermined(&expected),
+        "{}",
+        fingerprinted.to_yaml()
+    );
+    assert_eq!(
+        fingerprinted.choices,
+        expected.choices,
+        "{}",
+        fingerprinted.to_yaml()
+    );
+}
+
+#[test]
+fn emu_profile_is_named_in_the_run_line_and_results() {
+    let dir = temp_dir("emu-profile");
+    let output = halfcheck()
+        .args(["run", "--backend", "emu", "--emu-profile", "softpipe", "-t"])
+        .arg("^arithmetic/add_scalar")
+        .arg("--results")
+        .arg(&dir)
+        .arg(cases())
+        .output()
+        .expect("runs");
+    let out = text(&output);
+    assert!(
+        out.contains("emu on halfcheck f16 emulator (profile softpipe, mediump)"),
+        "{out}"
+    );
+    let results: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("results.json")).expect("results.json"),
+    )
+    .expect("JSON");
+    let context = &results["run"]["context"];
+    assert_eq!(context["profile"], "softpipe");
+    assert_eq!(context["profile_choices"]["lowering"]["float16"], false);
+    // softpipe does not lower: add_scalar's binary16 expectation fails.
+    let add = &results["tests"]["arithmetic/add_scalar.shader_test"];
+    assert_eq!(add["status"], "fail", "{add}");
+}
+
+#[test]
+fn a_profile_with_a_typo_stops_the_run_naming_file_and_line() {
+    let dir = temp_dir("bad-profile");
+    let file = dir.join("bad.yaml");
+    std::fs::write(
+        &file,
+        "name: bad\nchoices:\n  raster:\n    derivative: coarse\n",
+    )
+    .expect("written");
+    let output = halfcheck()
+        .args(["run", "--backend", "emu", "--emu-profile"])
+        .arg(&file)
+        .arg("--results")
+        .arg(dir.join("results"))
+        .arg(cases())
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let out = text(&output);
+    assert!(out.contains("bad.yaml:4:"), "{out}");
+    assert!(out.contains("unknown field `derivative`"), "{out}");
+}
+
+#[test]
+fn fingerprint_of_the_emulator_through_the_runner_reads_its_profile_back() {
+    let dir = temp_dir("fingerprint-emu");
+    let profile = fingerprint(
+        &dir,
+        "softpipe-emulated",
+        &["--backend", "emu", "--emu-profile", "softpipe", "-j", "2"],
+        &[],
+    );
+    assert_is_shipped(&profile, "softpipe");
+    assert!(profile.evidence["raster.derivatives"].contains("coarse predicts"));
+}
+
+#[test]
+fn fingerprint_of_llvmpipe_is_the_shipped_llvmpipe_profile() {
+    if !have_gl() {
+        return;
+    }
+    let dir = temp_dir("fingerprint-llvmpipe");
+    let profile = fingerprint(&dir, "llvmpipe", &["--backend", "gl"], &[]);
+    if !profile.describes.starts_with("llvmpipe") {
+        skip(&format!(
+            "the GL driver is not llvmpipe: {}",
+            profile.describes
+        ));
+        return;
+    }
+    assert_is_shipped(&profile, "llvmpipe");
+}
+
+#[test]
+fn fingerprint_of_softpipe_is_the_shipped_softpipe_profile() {
+    if !have_gl() {
+        return;
+    }
+    let dir = temp_dir("fingerprint-softpipe");
+    let env = [("GALLIUM_DRIVER", "softpipe")];
+    let profile = fingerprint(&dir, "softpipe", &["--backend", "gl"], &env);
+    if !profile.describes.starts_with("softpipe") {
+        skip(&format!("no softpipe here: {}", profile.describes));
+        return;
+    }
+    assert_is_shipped(&profile, "softpipe");
+}
+
+#[test]
+fn fingerprint_of_llvmpipe_without_sse_is_the_shipped_nosse_profile() {
+    if !have_gl() {
+        return;
+    }
+    let dir = temp_dir("fingerprint-nosse");
+    let env = [("GALLIUM_NOSSE", "1")];
+    let profile = fingerprint(&dir, "llvmpipe-nosse", &["--backend", "gl"], &env);
+    if !profile.describes.starts_with("llvmpipe") {
+        skip(&format!(
+            "the GL driver is not llvmpipe: {}",
+            profile.describes
+        ));
+        return;
+    }
+    assert_is_shipped(&profile, "llvmpipe-nosse");
+    // A lane that lowers mediump ints but not floats, neither of the other two profiles.
+    assert!(!profile.choices.lowering.float16 && profile.choices.lowering.int16);
+}
