@@ -72,7 +72,7 @@ pub fn page(title: &str, heading: &str, nav: Nav, root: &str, history: bool, bod
 }
 
 /// The CSS class of a verdict (`v-lowered`, ..., `v-other` for verdicts this report does not
-/// know yet, `v-none` when unjudged).
+/// know yet; `v-none` when unjudged or without a verdict).
 pub fn verdict_class(verdict: Option<&str>) -> &'static str {
     match verdict {
         None => "v-none",
@@ -83,6 +83,7 @@ pub fn verdict_class(verdict: Option<&str>) -> &'static str {
         Some("undetermined") => "v-undetermined",
         Some("kept-highp") => "v-kept-highp",
         Some("n/a") => "v-na",
+        Some("unjudged") => "v-none",
         Some(_) => "v-other",
     }
 }
@@ -97,11 +98,13 @@ pub fn verdict_glyph(verdict: &str) -> &'static str {
         "undetermined" => "?",
         "kept-highp" => "–",
         "n/a" => "·",
+        "inconsistent" => "≠",
+        "unjudged" => "∅",
         _ => "◇",
     }
 }
 
-/// A verdict badge (`—` when unjudged).
+/// A verdict badge (`no verdict` when the result has none).
 pub fn verdict_badge(verdict: Option<&str>) -> String {
     match verdict {
         Some(v) => format!(
@@ -110,7 +113,7 @@ pub fn verdict_badge(verdict: Option<&str>) -> String {
             verdict_glyph(v),
             esc(v)
         ),
-        None => "<span class=\"badge v-none\">unjudged</span>".to_string(),
+        None => "<span class=\"badge v-none\">no verdict</span>".to_string(),
     }
 }
 

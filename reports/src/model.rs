@@ -101,7 +101,8 @@ pub struct Channel {
     pub mediump_bounds: (f64, f64),
     /// The channel verdict (`lowered`, `not-lowered`, `kept-highp`, ...).
     pub verdict: String,
-    /// What the verdict rests on (`bounds`, `reference`, ...), when the results say.
+    /// The lines of evidence that said something (`reference lowered, bounds none`), when
+    /// the results record them.
     pub evidence: Option<String>,
     /// Whether `o` equals `m` bit for bit.
     pub matches_mediump: bool,

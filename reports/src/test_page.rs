@@ -128,7 +128,7 @@ fn run_section(run: &Run, test: &TestRun) -> String {
                         num(ch.exact),
                         interval(ch.highp_bounds),
                         interval(ch.mediump_bounds),
-                        esc(ch.evidence.as_deref().unwrap_or("bounds")),
+                        esc(ch.evidence.as_deref().unwrap_or("—")),
                         html::verdict_badge(Some(&ch.verdict)),
                         ulps(ch.ulp16_error),
                         ulps(ch.ulp32_error),

@@ -4,7 +4,9 @@
 use super::detail::float_image;
 use super::load::Loaded;
 use crate::backend::WindowImage;
-use crate::results::{ChannelAnalysis, FramebufferFile, ProbeResult, RunInfo, TestResult};
+use crate::results::{
+    ChannelAnalysis, ChannelEvidence, Evidence, FramebufferFile, ProbeResult, RunInfo, TestResult,
+};
 use crate::verdict::compare::{Change, Comparison};
 use halfcheck_reports::model;
 use std::collections::BTreeMap;
@@ -93,17 +95,36 @@ fn channel(c: &ChannelAnalysis) -> model::Channel {
         highp: c.highp,
         mediump: c.mediump,
         exact: c.exact,
-        reference: None,
+        reference: c.reference,
         highp_bounds: (c.highp_bounds.lo, c.highp_bounds.hi),
         mediump_bounds: (c.mediump_bounds.lo, c.mediump_bounds.hi),
         verdict: serde_json::to_value(c.verdict)
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default(),
-        evidence: None,
+        evidence: Some(evidence(&c.evidence)),
         matches_mediump: c.matches_mediump,
         ulp16_error: c.ulp16_error,
         ulp32_error: c.ulp32_error,
+    }
+}
+
+/// The lines of evidence that said something, as `reference lowered, bounds none`; `none` when
+/// none did.
+fn evidence(e: &ChannelEvidence) -> String {
+    let said: Vec<String> = [
+        ("reference", e.reference),
+        ("bounds", e.bounds),
+        ("model", e.model),
+    ]
+    .into_iter()
+    .filter(|(_, line)| *line != Evidence::Silent)
+    .map(|(name, line)| format!("{name} {}", line.as_str()))
+    .collect();
+    if said.is_empty() {
+        "none".to_string()
+    } else {
+        said.join(", ")
     }
 }
 
