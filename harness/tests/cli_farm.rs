@@ -412,7 +412,7 @@ fn compare_says_when_the_backend_or_renderer_differ() {
         c
     });
     let report = text(&out);
-    assert!(report.contains("the runs differ:\n  backend: mock -> emu\n  renderer: 'halfcheck mock backend' -> 'halfcheck f16 emulator (mediump)'"), "{report}");
+    assert!(report.contains("the runs differ:\n  backend: mock -> emu\n  renderer: 'halfcheck mock backend' -> 'halfcheck f16 emulator (profile llvmpipe, mediump)'"), "{report}");
 }
 
 /// A worker killed by a real SIGKILL while it holds a test: that test is a crash, every other
