@@ -35,7 +35,7 @@ const POLL: Duration = Duration::from_millis(50);
 /// How one job on one worker ended.
 pub enum Ran {
     /// It has a result; the worker is still usable when it is `Some`.
-    Done(Option<Worker>, TestResult),
+    Done(Option<Worker>, Box<TestResult>),
     /// The run was interrupted while it ran: the worker was killed, nothing was measured.
     Abandoned,
 }
@@ -128,7 +128,9 @@ impl Worker {
             let died = self.stop();
             return Ran::Done(
                 None,
-                crashed(format!("cannot send the test to the worker ({e}); {died}")),
+                Box::new(crashed(format!(
+                    "cannot send the test to the worker ({e}); {died}"
+                ))),
             );
         }
         let deadline = Instant::now() + timeout;
@@ -144,15 +146,17 @@ impl Worker {
                     ),
                 );
                 result.duration_s = timeout.as_secs_f64();
-                return Ran::Done(None, result);
+                return Ran::Done(None, Box::new(result));
             }
             match self.replies.recv_timeout(left.min(POLL)) {
-                Ok(Reply::Result(result)) => return Ran::Done(Some(self), *result),
+                Ok(Reply::Result(result)) => return Ran::Done(Some(self), result),
                 Ok(other) => {
                     let died = self.stop();
                     return Ran::Done(
                         None,
-                        crashed(format!("unexpected worker reply {other:?}; {died}")),
+                        Box::new(crashed(format!(
+                            "unexpected worker reply {other:?}; {died}"
+                        ))),
                     );
                 }
                 Err(RecvTimeoutError::Timeout) if interrupt.is_set() => {
@@ -162,7 +166,7 @@ impl Worker {
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     let died = self.stop();
-                    return Ran::Done(None, crashed(died));
+                    return Ran::Done(None, Box::new(crashed(died)));
                 }
             }
         }
@@ -322,7 +326,7 @@ fn run_once(settings: &PoolSettings, worker: &mut Option<Worker>, job: &Job) -> 
     match current.run(job, settings.timeout, settings.interrupt) {
         Ran::Done(next, result) => {
             *worker = next;
-            Some(result)
+            Some(*result)
         }
         Ran::Abandoned => None,
     }
