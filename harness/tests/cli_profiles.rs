@@ -55,7 +55,7 @@ fn emu_profile_is_named_in_the_run_line_and_results() {
     let dir = temp_dir("emu-profile");
     let output = halfcheck()
         .args(["run", "--backend", "emu", "--emu-profile", "softpipe", "-t"])
-        .arg("^arithmetic/add_scalar")
+        .arg("^cases/arithmetic/add_scalar")
         .arg("--results")
         .arg(&dir)
         .arg(cases())
@@ -74,7 +74,7 @@ fn emu_profile_is_named_in_the_run_line_and_results() {
     assert_eq!(context["profile"], "softpipe");
     assert_eq!(context["profile_choices"]["lowering"]["float16"], false);
     // softpipe does not lower: add_scalar's binary16 expectation fails.
-    let add = &results["tests"]["arithmetic/add_scalar.shader_test"];
+    let add = &results["tests"]["cases/arithmetic/add_scalar.shader_test"];
     assert_eq!(add["status"], "fail", "{add}");
 }
 
