@@ -39,11 +39,16 @@ fn names(results: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The tests of a results file without what may differ between two runs of them (timings).
+/// The tests of a results file without what may differ between two runs of them (timings,
+/// the reference run's included).
 fn measured(results: &Value) -> Value {
     let mut tests = results["tests"].clone();
     for test in tests.as_object_mut().expect("tests").values_mut() {
-        test.as_object_mut().expect("test").remove("duration_s");
+        let test = test.as_object_mut().expect("test");
+        test.remove("duration_s");
+        if let Some(reference) = test.get_mut("reference").and_then(Value::as_object_mut) {
+            reference.remove("duration_s");
+        }
     }
     tests
 }
