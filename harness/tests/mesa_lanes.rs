@@ -69,49 +69,51 @@ fn expectations(name: &str) -> String {
         .to_string()
 }
 
-fn llvmpipe() -> Option<&'static Lane> {
-    static LANE: OnceLock<Lane> = OnceLock::new();
+/// A lane's run, made once per test binary: `None` without EGL.
+fn lane(
+    cell: &'static OnceLock<Lane>,
+    name: &str,
+    env: &[(&str, &str)],
+    args: &[&str],
+) -> Option<&'static Lane> {
     have_gl().then(|| {
-        LANE.get_or_init(|| {
-            let args = [
-                "--reference".to_string(),
-                "always".to_string(),
-                "--expectations".to_string(),
-                expectations("llvmpipe.yaml"),
-            ];
-            run_lane("llvmpipe", &[], &args)
+        cell.get_or_init(|| {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            run_lane(name, env, &args)
         })
     })
+}
+
+fn llvmpipe() -> Option<&'static Lane> {
+    static LANE: OnceLock<Lane> = OnceLock::new();
+    let expected = expectations("llvmpipe.yaml");
+    let args = ["--reference", "always", "--expectations", &expected];
+    lane(&LANE, "llvmpipe", &[], &args)
 }
 
 fn nosse() -> Option<&'static Lane> {
     static LANE: OnceLock<Lane> = OnceLock::new();
-    have_gl().then(|| {
-        LANE.get_or_init(|| {
-            let args = [
-                "--expectations".to_string(),
-                expectations("llvmpipe-nosse.yaml"),
-            ];
-            run_lane("nosse", &[("GALLIUM_NOSSE", "1")], &args)
-        })
-    })
+    let expected = expectations("llvmpipe-nosse.yaml");
+    lane(
+        &LANE,
+        "nosse",
+        &[("GALLIUM_NOSSE", "1")],
+        &["--expectations", &expected],
+    )
 }
 
 fn softpipe() -> Option<&'static Lane> {
     static LANE: OnceLock<Lane> = OnceLock::new();
-    have_gl().then(|| {
-        LANE.get_or_init(|| {
-            // Checked against llvmpipe's expectations: a simulated lowering regression.
-            let args = [
-                "--reference".to_string(),
-                "always".to_string(),
-                "--expectations".to_string(),
-                expectations("llvmpipe.yaml"),
-                "--skip-renderer-check".to_string(),
-            ];
-            run_lane("softpipe", &[("GALLIUM_DRIVER", "softpipe")], &args)
-        })
-    })
+    // Checked against llvmpipe's expectations: a simulated lowering regression.
+    let expected = expectations("llvmpipe.yaml");
+    let args = [
+        "--reference",
+        "always",
+        "--expectations",
+        &expected,
+        "--skip-renderer-check",
+    ];
+    lane(&LANE, "softpipe", &[("GALLIUM_DRIVER", "softpipe")], &args)
 }
 
 /// Each case's `# Expect:` line, by its path under `cases/`.

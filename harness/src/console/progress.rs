@@ -43,6 +43,24 @@ struct State {
     flakes: usize,
 }
 
+impl State {
+    /// Nothing finished yet of `total` tests, starting now.
+    fn new(total: usize) -> State {
+        let now = Instant::now();
+        State {
+            started: now,
+            last_line: now,
+            total,
+            done: 0,
+            resumed: 0,
+            by_status: BTreeMap::new(),
+            by_verdict: BTreeMap::new(),
+            retried: 0,
+            flakes: 0,
+        }
+    }
+}
+
 impl Default for ProgressDisplay {
     fn default() -> Self {
         Self::new()
@@ -60,20 +78,9 @@ impl ProgressDisplay {
             .progress_chars("=> ");
             ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(style)
         });
-        let now = Instant::now();
         ProgressDisplay {
             bar,
-            state: Mutex::new(State {
-                started: now,
-                last_line: now,
-                total: 0,
-                done: 0,
-                resumed: 0,
-                by_status: BTreeMap::new(),
-                by_verdict: BTreeMap::new(),
-                retried: 0,
-                flakes: 0,
-            }),
+            state: Mutex::new(State::new(0)),
         }
     }
 
@@ -225,18 +232,7 @@ mod tests {
     use crate::results::Attempt;
 
     fn state() -> State {
-        let now = Instant::now();
-        State {
-            started: now,
-            last_line: now,
-            total: 10,
-            done: 0,
-            resumed: 0,
-            by_status: BTreeMap::new(),
-            by_verdict: BTreeMap::new(),
-            retried: 0,
-            flakes: 0,
-        }
+        State::new(10)
     }
 
     #[test]

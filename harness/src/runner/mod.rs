@@ -421,11 +421,27 @@ fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, Stri
             cache.display().to_string(),
         ));
     }
+    env.push(("GLIBC_TUNABLES".to_string(), worker_malloc_tunables()));
     Ok(WorkerCommand {
         exe,
         args: worker_args(settings.backend, &settings.backend_options(dir)),
         env,
     })
+}
+
+/// glibc's malloc settings for a worker (`GLIBC_TUNABLES`, added to any the user set): a
+/// freed block of up to 256 MiB stays in the process instead of going back to the kernel. A
+/// worker allocates and frees the same large buffers for every test (a `probe all` region in
+/// each prediction's domain, framebuffers, Mesa's compiles); returned, each comes back as
+/// fresh zeroed pages, page fault by page fault. On `cases/` that was 1.6-2.1 s of system
+/// time out of 7-8 s of CPU on the emulator (BENCHMARKS.md). Other C libraries ignore it.
+fn worker_malloc_tunables() -> String {
+    const KEEP: &str =
+        "glibc.malloc.trim_threshold=268435456:glibc.malloc.mmap_threshold=268435456";
+    match std::env::var("GLIBC_TUNABLES") {
+        Ok(user) if !user.is_empty() => format!("{KEEP}:{user}"),
+        _ => KEEP.to_string(),
+    }
 }
 
 /// `worker --backend KIND [--gl-device N] --emu-mode MODE [--emu-profile PROFILE]

@@ -9,7 +9,7 @@
 
 use super::classify::{classify_channel, combine, severity, ChannelPrediction, Verdict};
 use super::predict::ProbePrediction;
-use crate::results::{ChannelAnalysis, ChannelVerdict, ProbeResult, TestResult};
+use crate::results::{ChannelAnalysis, ChannelVerdict, Interval, ProbeResult, TestResult};
 
 /// The RGBA values a probe read: its whole region when kept, else its reported pixel.
 struct Pixels<'a> {
@@ -47,6 +47,20 @@ impl<'a> Pixels<'a> {
         (c < stride)
             .then(|| self.rgba.get(index).copied())
             .flatten()
+    }
+
+    /// Whether every pixel holds the first one's values, bit for bit.
+    fn uniform(&self) -> bool {
+        let mut pixels = self.rgba.chunks_exact(4);
+        let Some(first) = pixels.next() else {
+            return true;
+        };
+        pixels.all(|p| p.iter().zip(first).all(|(a, b)| a.to_bits() == b.to_bits()))
+    }
+
+    /// How many pixels the region holds.
+    fn count(&self) -> u64 {
+        u64::from(self.region[2]) * u64::from(self.region[3])
     }
 
     /// Every pixel, row by row from the bottom.
@@ -140,25 +154,39 @@ fn judge_probe(
         judged: 0,
         lowered: 0,
     };
+    // A region whose every pixel holds the same numbers (a `probe all` of a uniform colour, the
+    // usual case) is judged once, at its first pixel, for all of them.
+    let same_everywhere =
+        observed.uniform() && promoted.as_ref().is_none_or(Pixels::uniform) && prediction.uniform();
+    let weight = if same_everywhere { observed.count() } else { 1 };
+    let pixels = observed
+        .coordinates()
+        .take(if same_everywhere { 1 } else { usize::MAX });
     let mut judged = Vec::with_capacity(4);
+    let mut previous: Vec<(f32, Option<f32>, ChannelPrediction)> = Vec::with_capacity(4);
     let mut verdicts = Vec::with_capacity(4);
-    for (x, y) in observed.coordinates() {
+    for (x, y) in pixels {
         judged.clear();
-        verdicts.clear();
         for c in 0..channels {
             let (Some(p), Some(o)) = (prediction.at(x, y, c), observed.at(x, y, c)) else {
                 continue;
             };
             let r = promoted.as_ref().and_then(|p| p.at(x, y, c));
             judged.push((o, r, p));
-            verdicts.push(classify_channel(o, r, &p).1);
+        }
+        // Neighbouring pixels mostly hold the same numbers (a `probe all` of a uniform
+        // colour): those keep the verdicts of the pixel before, bit for bit the same inputs.
+        if !same_bits(&judged, &previous) {
+            verdicts.clear();
+            verdicts.extend(judged.iter().map(|(o, r, p)| classify_channel(*o, *r, p).1));
+            previous.clone_from(&judged);
         }
         if verdicts.is_empty() {
             continue;
         }
         let pixel_verdict = combine(&verdicts);
-        out.judged += 1;
-        out.lowered += u64::from(pixel_verdict == Verdict::Lowered);
+        out.judged += weight;
+        out.lowered += weight * u64::from(pixel_verdict == Verdict::Lowered);
         for &v in &verdicts {
             if !out.seen.contains(&v) {
                 out.seen.push(v);
@@ -174,6 +202,28 @@ fn judge_probe(
         }
     }
     out
+}
+
+/// Whether two pixels' judged channels hold the same numbers, bit for bit.
+fn same_bits(
+    a: &[(f32, Option<f32>, ChannelPrediction)],
+    b: &[(f32, Option<f32>, ChannelPrediction)],
+) -> bool {
+    let f32s = |x: f32, y: f32| x.to_bits() == y.to_bits();
+    let f64s = |x: f64, y: f64| x.to_bits() == y.to_bits();
+    let intervals = |x: Interval, y: Interval| f64s(x.lo, y.lo) && f64s(x.hi, y.hi);
+    a.len() == b.len()
+        && a.iter().zip(b).all(|((o, r, p), (o2, r2, q))| {
+            f32s(*o, *o2)
+                && r.map(f32::to_bits) == r2.map(f32::to_bits)
+                && f32s(p.highp, q.highp)
+                && f32s(p.mediump, q.mediump)
+                && f32s(p.mediump_spec, q.mediump_spec)
+                && f64s(p.exact, q.exact)
+                && intervals(p.highp_bounds, q.highp_bounds)
+                && intervals(p.mediump_bounds, q.mediump_bounds)
+                && p.forced.map(f32::to_bits) == q.forced.map(f32::to_bits)
+        })
 }
 
 /// What a reader needs to know about a pixel whose channels are out of bounds or

@@ -96,6 +96,32 @@ impl ProbePrediction {
     }
 }
 
+impl ProbePrediction {
+    /// Whether every pixel of the region has the first pixel's predictions, bit for bit.
+    pub fn uniform(&self) -> bool {
+        let f64s = |a: &f64, b: &f64| a.to_bits() == b.to_bits();
+        let pairs = |a: &Pair, b: &Pair| {
+            f64s(&a.0, &b.0) && f64s(&a.1.lo(), &b.1.lo()) && f64s(&a.1.hi(), &b.1.hi())
+        };
+        match &self.source {
+            Source::Table(pixels) => pixels.windows(2).all(|w| w[0] == w[1]),
+            Source::Evaluations {
+                highp,
+                spec,
+                mediump,
+                exact,
+                forced,
+            } => {
+                highp.uniform(pairs)
+                    && spec.uniform(pairs)
+                    && mediump.uniform(f64s)
+                    && exact.uniform(f64s)
+                    && forced.as_ref().is_none_or(|f| f.uniform(f64s))
+            }
+        }
+    }
+}
+
 /// Adds `m!` to `predictions`: the test with every shader demoted to mediump, lowered by the
 /// `spec` model, in binary16 (what a driver that lowers everything would give).
 pub fn add_forced(test: &ShaderTest, predictions: &mut [ProbePrediction]) -> Result<(), String> {

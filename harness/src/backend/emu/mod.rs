@@ -200,6 +200,15 @@ impl<F: Copy> ProbeValues<F> {
         let index = ((y - r.y) as usize * r.w as usize + (x - r.x) as usize) * 4 + c;
         self.rgba.get(index).copied()
     }
+
+    /// Whether every pixel holds what the first one does, as `same` compares values.
+    pub fn uniform(&self, same: impl Fn(&F, &F) -> bool) -> bool {
+        let mut pixels = self.rgba.chunks_exact(4);
+        let Some(first) = pixels.next() else {
+            return true;
+        };
+        pixels.all(|p| p.iter().zip(first).all(|(a, b)| same(a, b)))
+    }
 }
 
 /// Runs `test` with its arithmetic in any numeric `domain` (the point modes, or acceptance
