@@ -126,9 +126,13 @@ fn run_section(run: &Run, test: &TestRun) -> String {
                         num(ch.mediump),
                         ch.reference.map_or_else(|| "—".into(), num),
                         num(ch.exact),
-                        interval(ch.highp_bounds),
-                        interval(ch.mediump_bounds),
-                        esc(ch.evidence.as_deref().unwrap_or("—")),
+                        interval_cell(ch.highp_bounds),
+                        interval_cell(ch.mediump_bounds),
+                        ch.evidence.as_deref().map_or_else(
+                            || "—".to_string(),
+                            // One line of evidence per line of the cell: the table stays narrow.
+                            |e| e.split(", ").map(esc).collect::<Vec<_>>().join("<br>")
+                        ),
                         html::verdict_badge(Some(&ch.verdict)),
                         ulps(ch.ulp16_error),
                         ulps(ch.ulp32_error),
@@ -335,4 +339,9 @@ fn logs_section(site: &Site, name: &str) -> String {
     } else {
         format!("<h2>Logs</h2>\n{out}")
     }
+}
+
+/// An interval in a table cell: each end on a line of its own, so the probe table fits.
+fn interval_cell(bounds: (f64, f64)) -> String {
+    interval(bounds).replacen(", ", ",<br>", 1)
 }
