@@ -503,6 +503,15 @@ fn pointer(key: &str) -> String {
     format!("/{}", key.replace('.', "/"))
 }
 
+impl Switches {
+    /// What the llvmpipe profile enables (Mesa 22.3: 16-bit float, int, constants and
+    /// derivatives; uniforms stay 32-bit, measured: they are rounded only when entering an
+    /// operation).
+    pub fn llvmpipe() -> Self {
+        Profile::llvmpipe().choices.lowering
+    }
+}
+
 impl Default for Profile {
     /// The default profile, llvmpipe.
     fn default() -> Self {

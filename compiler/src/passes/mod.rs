@@ -43,13 +43,6 @@ pub struct Switches {
 }
 
 impl Switches {
-    /// What the llvmpipe profile enables (Mesa 22.3: 16-bit float, int, constants and
-    /// derivatives; uniforms stay 32-bit, measured: they are rounded only when entering an
-    /// operation).
-    pub fn llvmpipe() -> Self {
-        crate::profile::Profile::llvmpipe().choices.lowering
-    }
-
     /// What `glsl_compiler --lower-precision` enables: every lowering switch.
     pub fn all() -> Self {
         Switches {

@@ -6,40 +6,12 @@
 //! argument at a time; a one-scalar vector constructor is a swizzle (`(swiz xxxx a)`).
 
 use super::expr::{constant, full_mask, int_const};
-use super::operators::op_node;
+use super::operators::convert;
 use super::precision::combine;
 use super::{error, Analyzer, Result};
 use crate::ast::{self, Callee};
 use crate::front::span::Span;
-use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Op, Precision, Scalar, Stmt, Type, VarMode};
-
-/// `value` converted to base type `to` (same shape), as a constructor converts.
-pub(crate) fn convert(value: Expr, to: BaseType, span: Span) -> Expr {
-    let Some(from) = value.ty.base() else {
-        return value;
-    };
-    if from == to {
-        return value;
-    }
-    let ty = value.ty.with_base(to);
-    let op = match (from, to) {
-        (BaseType::Int, BaseType::Float) => Op::I2f,
-        (BaseType::Uint, BaseType::Float) => Op::U2f,
-        (BaseType::Bool, BaseType::Float) => Op::B2f,
-        (BaseType::Float, BaseType::Int) => Op::F2i,
-        (BaseType::Uint, BaseType::Int) => Op::U2i,
-        (BaseType::Bool, BaseType::Int) => Op::B2i,
-        (BaseType::Float, BaseType::Uint) => Op::F2u,
-        (BaseType::Int, BaseType::Uint) => Op::I2u,
-        (BaseType::Bool, BaseType::Uint) => {
-            let as_int = convert(value, BaseType::Int, span);
-            return op_node(Op::I2u, ty, vec![as_int], span);
-        }
-        (BaseType::Float, BaseType::Bool) => Op::F2b,
-        _ => Op::I2b,
-    };
-    op_node(op, ty, vec![value], span)
-}
+use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Precision, Scalar, Stmt, Type, VarMode};
 
 /// The scalar components of `value` as expressions (swizzles, columns of matrices).
 fn components(value: &Expr, span: Span) -> Vec<Expr> {

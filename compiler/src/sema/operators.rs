@@ -19,6 +19,34 @@ pub(crate) fn op_node(op: Op, ty: Type, operands: Vec<Expr>, span: Span) -> Expr
     fold(e)
 }
 
+/// `value` converted to base type `to` (same shape), as a constructor converts.
+pub(crate) fn convert(value: Expr, to: BaseType, span: Span) -> Expr {
+    let Some(from) = value.ty.base() else {
+        return value;
+    };
+    if from == to {
+        return value;
+    }
+    let ty = value.ty.with_base(to);
+    let op = match (from, to) {
+        (BaseType::Int, BaseType::Float) => Op::I2f,
+        (BaseType::Uint, BaseType::Float) => Op::U2f,
+        (BaseType::Bool, BaseType::Float) => Op::B2f,
+        (BaseType::Float, BaseType::Int) => Op::F2i,
+        (BaseType::Uint, BaseType::Int) => Op::U2i,
+        (BaseType::Bool, BaseType::Int) => Op::B2i,
+        (BaseType::Float, BaseType::Uint) => Op::F2u,
+        (BaseType::Int, BaseType::Uint) => Op::I2u,
+        (BaseType::Bool, BaseType::Uint) => {
+            let as_int = convert(value, BaseType::Int, span);
+            return op_node(Op::I2u, ty, vec![as_int], span);
+        }
+        (BaseType::Float, BaseType::Bool) => Op::F2b,
+        _ => Op::I2b,
+    };
+    op_node(op, ty, vec![value], span)
+}
+
 /// The shape of the result of an arithmetic operation, or `None` if the shapes do not match.
 fn arithmetic_type(op: BinaryOp, a: &Type, b: &Type) -> Option<Type> {
     let (Type::Numeric { base: ba, .. }, Type::Numeric { base: bb, .. }) = (a, b) else {

@@ -45,6 +45,12 @@ pub fn write_ci_files(
         .collect()
 }
 
+/// Writes pretty JSON to `path`.
+pub fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 /// `halfcheck export --piglit DIR`: writes `DIR/results.json` in piglit's format, naming the
 /// run after `DIR` as `piglit run` does; returns the file's path.
 pub fn export_piglit(results: &ResultsFile, dir: &Path) -> Result<PathBuf, String> {
@@ -56,6 +62,6 @@ pub fn export_piglit(results: &ResultsFile, dir: &Path) -> Result<PathBuf, Strin
         .unwrap_or_else(|| "halfcheck".to_string());
     let path = dir.join("results.json");
     let json = piglit::piglit_results(results, &name);
-    crate::runner::write_json(&path, &json)?;
+    write_json(&path, &json)?;
     Ok(path)
 }

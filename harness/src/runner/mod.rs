@@ -396,7 +396,7 @@ fn execute(plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
 /// the run. Every command that finishes a run writes through here: `run`, `run --resume`, a
 /// run stopped by a signal or `--max-fails`, and `merge`.
 pub fn write_results(dir: &Path, results: &ResultsFile, review: &Review) -> Result<(), String> {
-    write_json(&dir.join(RESULTS), results)?;
+    crate::outputs::write_json(&dir.join(RESULTS), results)?;
     crate::outputs::write_ci_files(dir, results, review)?;
     Ok(())
 }
@@ -509,12 +509,6 @@ mod mode_name {
         let text = String::deserialize(d)?;
         parse_mode(&text).map_err(serde::de::Error::custom)
     }
-}
-
-/// Writes pretty JSON to `path`.
-pub fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), String> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
-    std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// The current UTC time as RFC 3339, to the second.

@@ -5,9 +5,9 @@
 //! backend can skip the test and say why. Anything else is an error: it is no piglit command.
 
 use super::model::*;
-use super::parse::LineError;
 use super::tokens::{
-    comparison, count, expected, float32, float64, floats, int, int32, take, uint, words, Word,
+    comparison, count, expected, float32, float64, floats, int, int32, take, uint, words,
+    LineError, Word,
 };
 
 /// Piglit commands halfcheck does not run, by their leading words (longest first wins).

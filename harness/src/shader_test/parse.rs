@@ -7,6 +7,7 @@
 use super::commands::parse_command;
 use super::model::*;
 use super::require::parse_requirement;
+use super::tokens::LineError;
 use super::vertex_data::VertexDataBuilder;
 use halfcheck_compiler::front::diagnostic::{escape, Excerpt};
 use std::path::{Path, PathBuf};
@@ -46,25 +47,6 @@ impl std::fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
-
-/// An error inside one line, before the file and line number are attached.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct LineError {
-    /// 0-based byte offset in the line where the problem starts.
-    pub offset: usize,
-    /// What was wrong and what was expected.
-    pub message: String,
-}
-
-impl LineError {
-    /// An error at `offset` within the line.
-    pub fn at(offset: usize, message: impl Into<String>) -> Self {
-        LineError {
-            offset,
-            message: message.into(),
-        }
-    }
-}
 
 /// Reads and parses a `.shader_test` file.
 pub fn parse_file(path: &Path) -> Result<ShaderTest, ParseError> {

@@ -6,8 +6,7 @@
 //! is kept verbatim for the backend to judge.
 
 use super::model::{Api, Requirement, Version};
-use super::parse::LineError;
-use super::tokens::{comparison, count, expected, int, words, Word};
+use super::tokens::{comparison, count, expected, int, words, LineError, Word};
 
 /// Parses a non-empty, comment-free `[require]` line.
 pub(super) fn parse_requirement(line: &str) -> Result<Requirement, LineError> {

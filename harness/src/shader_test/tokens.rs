@@ -7,7 +7,25 @@
 //! needs and ignores any that follow.
 
 use super::model::Comparison;
-use super::parse::LineError;
+
+/// An error inside one line, before the file and line number are attached.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct LineError {
+    /// 0-based byte offset in the line where the problem starts.
+    pub offset: usize,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl LineError {
+    /// An error at `offset` within the line.
+    pub fn at(offset: usize, message: impl Into<String>) -> Self {
+        LineError {
+            offset,
+            message: message.into(),
+        }
+    }
+}
 
 /// A word of a line with its byte offset, for error columns.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,8 +1,7 @@
 //! Parser for the `[vertex data]` table: one header line of columns, then rows of numbers.
 
 use super::model::{AttribType, Located, VertexColumn, VertexData};
-use super::parse::LineError;
-use super::tokens::{expected, float32, float64, int, uint, words, Word};
+use super::tokens::{expected, float32, float64, int, uint, words, LineError, Word};
 
 /// Collects `[vertex data]` lines one at a time.
 #[derive(Debug, Default)]

@@ -8,9 +8,8 @@
 //! `unpack*` functions their documented precision, `interpolateAt*` the interpolant's, and
 //! `bitfieldExtract`/`bitfieldInsert` that of the value arguments only.
 
-use super::construct::convert;
 use super::expr::{constant, full_mask};
-use super::operators::op_node;
+use super::operators::{convert, op_node};
 use super::precision::combine;
 use super::{error, Analyzer, Result};
 use crate::ast;

@@ -6,7 +6,6 @@
 //! link (`link`) give a program that `link error` expects. A shader whose variables need more
 //! storage than the emulator's budget is skipped before it runs.
 
-use super::shade::FRAGMENT_LANES;
 use super::{link, Stop};
 use crate::backend::piglit::program as piglit;
 use crate::shader_test::{ShaderTest, Stage};
@@ -101,6 +100,11 @@ pub fn build(
 /// The most values the emulator holds for one batch of invocations of a shader: its
 /// uniforms once, its other variables once per lane. 2^24 values are 384 MiB as intervals.
 pub const MAX_BATCH_VALUES: u64 = 1 << 24;
+
+/// Quads per fragment batch (4 lanes each).
+pub const QUADS_PER_BATCH: usize = 256;
+/// Lanes of one fragment batch.
+const FRAGMENT_LANES: usize = QUADS_PER_BATCH * 4;
 
 /// Whether the emulator can hold `module`'s variables for a batch of `lanes` invocations
 /// (`float big[2000000000]` would abort the process); the skip says what is too large.

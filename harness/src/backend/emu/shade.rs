@@ -13,7 +13,7 @@
 
 use super::framebuffer::Framebuffer;
 use super::interp::{self, Setup};
-use super::program::{check_batch, Program};
+use super::program::{check_batch, Program, QUADS_PER_BATCH};
 use super::raster::{self, Quad, WindowVertex};
 use super::textures::Units;
 use super::uniforms::Uniforms;
@@ -30,10 +30,6 @@ use std::collections::BTreeMap;
 
 /// Statements one batch may execute before it counts as hung.
 const MAX_STEPS: u64 = 1_000_000;
-/// Quads per fragment batch (4 lanes each).
-const QUADS_PER_BATCH: usize = 256;
-/// Lanes of one fragment batch.
-pub const FRAGMENT_LANES: usize = QUADS_PER_BATCH * 4;
 
 /// One vertex attribute: its name, location, and values per vertex.
 pub struct Attribute {
