@@ -38,14 +38,52 @@ type Pair = (f64, halfcheck_compiler::exec::Interval);
 /// demand (a `probe all` holds 62,500 pixels), or a table.
 #[derive(Debug, Clone)]
 enum Source {
-    Evaluations {
-        highp: ProbeValues<Pair>,
-        spec: ProbeValues<Pair>,
-        mediump: ProbeValues<f64>,
-        exact: ProbeValues<f64>,
-        forced: Option<ProbeValues<f64>>,
-    },
+    Evaluations(Evaluations),
     Table(Vec<Vec<ChannelPrediction>>),
+}
+
+/// A probe's values in each of the emulator's evaluations, over its region.
+#[derive(Debug, Clone)]
+struct Evaluations {
+    highp: ProbeValues<Pair>,
+    spec: ProbeValues<Pair>,
+    mediump: ProbeValues<f64>,
+    exact: ProbeValues<f64>,
+    forced: Option<ProbeValues<f64>>,
+}
+
+impl Evaluations {
+    /// Channel `c` at pixel `(x, y)`, when every evaluation holds it.
+    fn at(&self, x: u32, y: u32, c: usize) -> Option<ChannelPrediction> {
+        let (h, hb) = self.highp.at(x, y, c)?;
+        let (ms, mb) = self.spec.at(x, y, c)?;
+        Some(ChannelPrediction {
+            highp: h as f32,
+            mediump: self.mediump.at(x, y, c)? as f32,
+            mediump_spec: ms as f32,
+            exact: self.exact.at(x, y, c)?,
+            highp_bounds: interval(&hb),
+            mediump_bounds: interval(&mb),
+            forced: self
+                .forced
+                .as_ref()
+                .and_then(|f| f.at(x, y, c))
+                .map(|v| v as f32),
+        })
+    }
+
+    /// Whether every pixel holds the first pixel's values in every evaluation, bit for bit.
+    fn uniform(&self) -> bool {
+        let f64s = |a: &f64, b: &f64| a.to_bits() == b.to_bits();
+        let pairs = |a: &Pair, b: &Pair| {
+            f64s(&a.0, &b.0) && f64s(&a.1.lo(), &b.1.lo()) && f64s(&a.1.hi(), &b.1.hi())
+        };
+        self.highp.uniform(pairs)
+            && self.spec.uniform(pairs)
+            && self.mediump.uniform(f64s)
+            && self.exact.uniform(f64s)
+            && self.forced.as_ref().is_none_or(|f| f.uniform(f64s))
+    }
 }
 
 impl ProbePrediction {
@@ -70,28 +108,7 @@ impl ProbePrediction {
                 let index = (y - ry) as usize * w as usize + (x - rx) as usize;
                 pixels.get(index)?.get(c).copied()
             }
-            Source::Evaluations {
-                highp,
-                spec,
-                mediump,
-                exact,
-                forced,
-            } => {
-                let (h, hb) = highp.at(x, y, c)?;
-                let (ms, mb) = spec.at(x, y, c)?;
-                Some(ChannelPrediction {
-                    highp: h as f32,
-                    mediump: mediump.at(x, y, c)? as f32,
-                    mediump_spec: ms as f32,
-                    exact: exact.at(x, y, c)?,
-                    highp_bounds: interval(&hb),
-                    mediump_bounds: interval(&mb),
-                    forced: forced
-                        .as_ref()
-                        .and_then(|f| f.at(x, y, c))
-                        .map(|v| v as f32),
-                })
-            }
+            Source::Evaluations(evaluations) => evaluations.at(x, y, c),
         }
     }
 }
@@ -99,25 +116,9 @@ impl ProbePrediction {
 impl ProbePrediction {
     /// Whether every pixel of the region has the first pixel's predictions, bit for bit.
     pub fn uniform(&self) -> bool {
-        let f64s = |a: &f64, b: &f64| a.to_bits() == b.to_bits();
-        let pairs = |a: &Pair, b: &Pair| {
-            f64s(&a.0, &b.0) && f64s(&a.1.lo(), &b.1.lo()) && f64s(&a.1.hi(), &b.1.hi())
-        };
         match &self.source {
             Source::Table(pixels) => pixels.windows(2).all(|w| w[0] == w[1]),
-            Source::Evaluations {
-                highp,
-                spec,
-                mediump,
-                exact,
-                forced,
-            } => {
-                highp.uniform(pairs)
-                    && spec.uniform(pairs)
-                    && mediump.uniform(f64s)
-                    && exact.uniform(f64s)
-                    && forced.as_ref().is_none_or(|f| f.uniform(f64s))
-            }
+            Source::Evaluations(evaluations) => evaluations.uniform(),
         }
     }
 }
@@ -135,7 +136,7 @@ pub fn add_forced(test: &ShaderTest, predictions: &mut [ProbePrediction]) -> Res
     }
     let forced = run(&demoted, &Rounding::new(Mode::Mediump), &spec_lowered())?;
     for (prediction, values) in predictions.iter_mut().zip(forced) {
-        if let Source::Evaluations { forced, .. } = &mut prediction.source {
+        if let Source::Evaluations(Evaluations { forced, .. }) = &mut prediction.source {
             *forced = Some(values);
         }
     }
@@ -182,13 +183,13 @@ pub fn predict(test: &ShaderTest, channels: &[usize]) -> Result<Vec<ProbePredict
             ProbePrediction {
                 region: [r.x, r.y, r.w, r.h],
                 channels: n.min(4),
-                source: Source::Evaluations {
+                source: Source::Evaluations(Evaluations {
                     highp,
                     spec,
                     mediump,
                     exact,
                     forced: None,
-                },
+                }),
             }
         })
         .collect())
