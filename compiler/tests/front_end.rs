@@ -66,7 +66,7 @@ fn float_literal_keeps_its_text() {
             _ => None,
         })
         .filter_map(|e| match e.kind {
-            ExprKind::Float(f) => Some((f.text, f.value)),
+            ExprKind::Float(f) => Some((f.text.to_string(), f.value)),
             _ => None,
         })
         .collect();

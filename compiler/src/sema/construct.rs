@@ -90,7 +90,7 @@ impl Analyzer<'_> {
             }
             return self.construct(Type::Struct(id), values, span);
         }
-        if self.functions.contains_key(&name.name) {
+        if self.functions.contains_key(name.name.as_str()) {
             return self.user_call(&name.name, args, span);
         }
         super::builtins::call(self, &name.name, args, span)

@@ -245,7 +245,7 @@ impl Analyzer<'_> {
             None
         };
         let id = self.module.add_var(Variable {
-            name: name.name.clone(),
+            name: name.name.to_string(),
             ty: ty.clone(),
             mode,
             declared_precision: q.precision().map(Into::into),
@@ -293,7 +293,7 @@ impl Analyzer<'_> {
                     );
                 }
                 members.push(crate::ir::StructMember {
-                    name: d.name.name.clone(),
+                    name: d.name.name.to_string(),
                     ty,
                     precision,
                 });
@@ -303,7 +303,7 @@ impl Analyzer<'_> {
             Some(inst) => {
                 let id = crate::ir::StructId(self.module.structs.len() as u32);
                 self.module.structs.push(crate::ir::StructType {
-                    name: b.name.name.clone(),
+                    name: b.name.name.to_string(),
                     members,
                 });
                 let ty = self.apply_dims(Type::Struct(id), &inst.array, None)?;
@@ -318,7 +318,7 @@ impl Analyzer<'_> {
                 }
                 let is_array = matches!(ty, Type::Array { .. });
                 let var = self.module.add_var(Variable {
-                    name: inst.name.name.clone(),
+                    name: inst.name.name.to_string(),
                     ty,
                     mode,
                     declared_precision: None,
@@ -409,7 +409,7 @@ impl Analyzer<'_> {
             let name = param
                 .declarator
                 .as_ref()
-                .map_or_else(String::new, |d| d.name.name.clone());
+                .map_or_else(String::new, |d| d.name.name.to_string());
             let id = self.module.add_var(Variable {
                 name: name.clone(),
                 ty: ty.clone(),
@@ -427,7 +427,7 @@ impl Analyzer<'_> {
             params.push(id);
             sig.push((ty, mode));
         }
-        let existing = self.functions.get(&p.name.name).and_then(|list| {
+        let existing = self.functions.get(p.name.name.as_str()).and_then(|list| {
             list.iter()
                 .find(|s| {
                     s.params
@@ -479,7 +479,7 @@ impl Analyzer<'_> {
                     f.return_precision = return_precision;
                     f.span = p.span;
                 }
-                if let Some(list) = self.functions.get_mut(&p.name.name) {
+                if let Some(list) = self.functions.get_mut(p.name.name.as_str()) {
                     for s in list.iter_mut().filter(|s| s.id == existing.id) {
                         s.defined = true;
                         s.params = sig.clone();
@@ -490,7 +490,7 @@ impl Analyzer<'_> {
         }
         let id = FuncId(self.module.functions.len() as u32);
         self.module.functions.push(Function {
-            name: p.name.name.clone(),
+            name: p.name.name.to_string(),
             return_type,
             return_precision,
             params,
@@ -498,7 +498,7 @@ impl Analyzer<'_> {
             span: p.span,
         });
         self.functions
-            .entry(p.name.name.clone())
+            .entry(p.name.name.to_string())
             .or_default()
             .push(Signature {
                 id,

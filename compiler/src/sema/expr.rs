@@ -52,7 +52,7 @@ impl Analyzer<'_> {
             A::Float(lit) => Ok(Expr::new(
                 ExprKind::Constant {
                     value: ConstValue::Components(vec![Scalar::Float(lit.value as f32)]),
-                    literal: Some(lit.text.clone()),
+                    literal: Some(lit.text.to_string()),
                 },
                 Type::float(),
                 Precision::None,
@@ -64,9 +64,18 @@ impl Analyzer<'_> {
                 span,
             )),
             A::Unary(op, operand) => self.unary(*op, operand, span),
-            A::Binary(op, a, b) => self.binary_expr(*op, a, b, span),
-            A::Assign(op, lhs, rhs) => self.assign(*op, lhs, rhs, span),
-            A::Ternary(c, a, b) => self.ternary(c, a, b, span),
+            A::Binary(op, operands) => {
+                let [a, b] = &**operands;
+                self.binary_expr(*op, a, b, span)
+            }
+            A::Assign(op, operands) => {
+                let [lhs, rhs] = &**operands;
+                self.assign(*op, lhs, rhs, span)
+            }
+            A::Ternary(operands) => {
+                let [c, a, b] = &**operands;
+                self.ternary(c, a, b, span)
+            }
             A::Sequence(items) => {
                 let mut last = None;
                 for item in items {
@@ -78,7 +87,8 @@ impl Analyzer<'_> {
                 }
             }
             A::Call(callee, args) => self.call(callee, args, span),
-            A::Index(base, index) => {
+            A::Index(operands) => {
+                let [base, index] = &**operands;
                 let base = self.expr(base)?;
                 let index = self.expr(index)?;
                 self.index(base, index, span)
@@ -391,7 +401,8 @@ impl Analyzer<'_> {
                 }
                 Ok((self.var_ref(var, id.span), None))
             }
-            A::Index(base, index) => {
+            A::Index(operands) => {
+                let [base, index] = &**operands;
                 let (base, mask) = self.lvalue(base)?;
                 if mask.is_some() {
                     return error(e.span, "cannot index a swizzle in an lvalue");

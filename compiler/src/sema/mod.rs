@@ -179,10 +179,10 @@ pub(crate) fn contains_sequence(e: &crate::ast::Expr) -> bool {
     match &e.kind {
         A::Sequence(_) => true,
         A::Unary(_, x) | A::Field(x, _) | A::Length(x) => contains_sequence(x),
-        A::Binary(_, a, b) | A::Assign(_, a, b) | A::Index(a, b) => {
-            contains_sequence(a) || contains_sequence(b)
+        A::Binary(_, operands) | A::Assign(_, operands) | A::Index(operands) => {
+            operands.iter().any(contains_sequence)
         }
-        A::Ternary(a, b, c) => contains_sequence(a) || contains_sequence(b) || contains_sequence(c),
+        A::Ternary(operands) => operands.iter().any(contains_sequence),
         A::Call(_, args) => args.iter().any(contains_sequence),
         _ => false,
     }

@@ -137,20 +137,20 @@ impl Analyzer<'_> {
                 }
                 let ty = self.apply_dims(ty.clone(), &d.array, None)?;
                 members.push(StructMember {
-                    name: d.name.name.clone(),
+                    name: d.name.name.to_string(),
                     ty,
                     precision,
                 });
             }
         }
         let name = match &s.name {
-            Some(n) => n.name.clone(),
+            Some(n) => n.name.to_string(),
             None => format!("#anon_struct@{}", self.module.structs.len()),
         };
         let id = StructId(u32::try_from(self.module.structs.len()).unwrap_or(u32::MAX));
         self.module.structs.push(StructType { name, members });
         if let Some(n) = &s.name {
-            if self.scopes.is_global() && self.functions.contains_key(&n.name) {
+            if self.scopes.is_global() && self.functions.contains_key(n.name.as_str()) {
                 return error(
                     n.span,
                     format!("'{}' is already declared as a function", n.name),

@@ -8,6 +8,9 @@
 pub mod printer;
 mod types;
 
+use std::fmt;
+
+pub use smol_str::SmolStr;
 pub use types::{BuiltinType, Dim, ScalarKind};
 
 use super::preprocessor::{ExtensionDirective, Pragma};
@@ -45,8 +48,8 @@ pub enum ExternalDeclaration {
 /// A name and where it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ident {
-    /// The name.
-    pub name: String,
+    /// The name (stored inline up to 23 bytes: building the tree allocates nothing for it).
+    pub name: SmolStr,
     /// Where it is.
     pub span: Span,
 }
@@ -545,8 +548,8 @@ impl BinaryOp {
 pub struct FloatLiteral {
     /// The value, rounded to the nearest `f64`.
     pub value: f64,
-    /// The literal as written, suffix included (`3.141592`, `1e-3f`).
-    pub text: String,
+    /// The literal as written, suffix included (`3.141592`, `1e-3f`; inline up to 23 bytes).
+    pub text: SmolStr,
 }
 
 /// What a call calls.
@@ -560,7 +563,12 @@ pub enum Callee {
 }
 
 /// What an expression is.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// The operands of a binary operator, an assignment, an index or a conditional share one
+/// allocation (`[left, right]`, `[condition, then, otherwise]`): building and freeing the
+/// tree is mostly allocation, and these are most of its nodes. `Debug` prints each operand
+/// as its own field, as it would for operands boxed one by one.
+#[derive(Clone, PartialEq)]
 pub enum ExprKind {
     /// A variable name.
     Ident(Ident),
@@ -572,22 +580,56 @@ pub enum ExprKind {
     Bool(bool),
     /// Unary operation.
     Unary(UnaryOp, Box<Expr>),
-    /// Binary operation.
-    Binary(BinaryOp, Box<Expr>, Box<Expr>),
-    /// `lhs = rhs` (op `None`) or `lhs op= rhs`.
-    Assign(Option<BinaryOp>, Box<Expr>, Box<Expr>),
-    /// `cond ? a : b`.
-    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Binary operation: `[left, right]`.
+    Binary(BinaryOp, Box<[Expr; 2]>),
+    /// `lhs = rhs` (op `None`) or `lhs op= rhs`: `[lhs, rhs]`.
+    Assign(Option<BinaryOp>, Box<[Expr; 2]>),
+    /// `cond ? a : b`: `[cond, a, b]`.
+    Ternary(Box<[Expr; 3]>),
     /// `a, b, c`.
     Sequence(Vec<Expr>),
     /// Function call or constructor.
     Call(Callee, Vec<Expr>),
-    /// `base[index]`.
-    Index(Box<Expr>, Box<Expr>),
+    /// `base[index]`: `[base, index]`.
+    Index(Box<[Expr; 2]>),
     /// `base.field` (also swizzles).
     Field(Box<Expr>, Ident),
     /// `base.length()`.
     Length(Box<Expr>),
+}
+
+impl fmt::Debug for ExprKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExprKind::Ident(i) => f.debug_tuple("Ident").field(i).finish(),
+            ExprKind::Int(i) => f.debug_tuple("Int").field(i).finish(),
+            ExprKind::Float(x) => f.debug_tuple("Float").field(x).finish(),
+            ExprKind::Bool(b) => f.debug_tuple("Bool").field(b).finish(),
+            ExprKind::Unary(op, a) => f.debug_tuple("Unary").field(op).field(a).finish(),
+            ExprKind::Binary(op, operands) => {
+                let [a, b] = &**operands;
+                f.debug_tuple("Binary").field(op).field(a).field(b).finish()
+            }
+            ExprKind::Assign(op, operands) => {
+                let [a, b] = &**operands;
+                f.debug_tuple("Assign").field(op).field(a).field(b).finish()
+            }
+            ExprKind::Ternary(operands) => {
+                let [c, a, b] = &**operands;
+                f.debug_tuple("Ternary").field(c).field(a).field(b).finish()
+            }
+            ExprKind::Sequence(items) => f.debug_tuple("Sequence").field(items).finish(),
+            ExprKind::Call(callee, args) => {
+                f.debug_tuple("Call").field(callee).field(args).finish()
+            }
+            ExprKind::Index(operands) => {
+                let [a, i] = &**operands;
+                f.debug_tuple("Index").field(a).field(i).finish()
+            }
+            ExprKind::Field(a, name) => f.debug_tuple("Field").field(a).field(name).finish(),
+            ExprKind::Length(a) => f.debug_tuple("Length").field(a).finish(),
+        }
+    }
 }
 
 /// An expression.

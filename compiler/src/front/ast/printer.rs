@@ -89,14 +89,16 @@ fn expr(out: &mut String, e: &Expr) {
             let _ = write!(out, "{b}");
         }
         ExprKind::Unary(op, a) => list(out, unary_name(*op), std::slice::from_ref(a)),
-        ExprKind::Binary(op, a, b) => {
+        ExprKind::Binary(op, operands) => {
+            let [a, b] = &**operands;
             let _ = write!(out, "({} ", op.symbol());
             expr(out, a);
             out.push(' ');
             expr(out, b);
             out.push(')');
         }
-        ExprKind::Assign(op, a, b) => {
+        ExprKind::Assign(op, operands) => {
+            let [a, b] = &**operands;
             let name = op.map_or("=".to_owned(), |op| format!("{}=", op.symbol()));
             let _ = write!(out, "({name} ");
             expr(out, a);
@@ -104,7 +106,8 @@ fn expr(out: &mut String, e: &Expr) {
             expr(out, b);
             out.push(')');
         }
-        ExprKind::Ternary(c, a, b) => {
+        ExprKind::Ternary(operands) => {
+            let [c, a, b] = &**operands;
             out.push_str("(? ");
             expr(out, c);
             out.push(' ');
@@ -122,7 +125,8 @@ fn expr(out: &mut String, e: &Expr) {
             type_specifier(&mut head, ty);
             list(out, &head, args);
         }
-        ExprKind::Index(a, i) => {
+        ExprKind::Index(operands) => {
+            let [a, i] = &**operands;
             out.push_str("([] ");
             expr(out, a);
             out.push(' ');

@@ -3,7 +3,7 @@
 
 use super::{PResult, Parser};
 use crate::front::ast::{
-    BinaryOp, BuiltinType, Callee, Expr, ExprKind, FloatLiteral, Ident, UnaryOp,
+    BinaryOp, BuiltinType, Callee, Expr, ExprKind, FloatLiteral, Ident, SmolStr, UnaryOp,
 };
 use crate::front::lexer::Punct;
 use crate::front::span::Span;
@@ -100,10 +100,7 @@ impl Parser<'_> {
             p.bump();
             let rhs = p.assignment()?;
             let span = p.span_from(lhs.span);
-            Ok(node(
-                ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)),
-                span,
-            ))
+            Ok(node(ExprKind::Assign(op, Box::new([lhs, rhs])), span))
         })
     }
 
@@ -117,7 +114,7 @@ impl Parser<'_> {
         self.expect(Punct::Colon, "':' in conditional expression")?;
         let otherwise = self.assignment()?;
         let span = self.span_from(condition.span);
-        let kind = ExprKind::Ternary(Box::new(condition), Box::new(then), Box::new(otherwise));
+        let kind = ExprKind::Ternary(Box::new([condition, then, otherwise]));
         Ok(node(kind, span))
     }
 
@@ -141,7 +138,7 @@ impl Parser<'_> {
                 Err(e) => break Err(e),
             };
             let span = self.span_from(lhs.span);
-            lhs = node(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span);
+            lhs = node(ExprKind::Binary(op, Box::new([lhs, rhs])), span);
         };
         self.chain -= chain;
         result
@@ -192,7 +189,7 @@ impl Parser<'_> {
             TokenKind::Punct(Punct::LBracket) => {
                 let index = self.expression()?;
                 self.expect(Punct::RBracket, "']' after index")?;
-                ExprKind::Index(Box::new(base), Box::new(index))
+                ExprKind::Index(Box::new([base, index]))
             }
             TokenKind::Punct(Punct::Dot) => {
                 let field = self.field_name()?;
@@ -226,7 +223,7 @@ impl Parser<'_> {
         }
         self.bump();
         Ok(Ident {
-            name: self.text(tok).to_owned(),
+            name: SmolStr::new(self.text(tok)),
             span: tok.span,
         })
     }
@@ -247,7 +244,7 @@ impl Parser<'_> {
                         span: tok.span,
                     });
                 };
-                let text = text.to_owned();
+                let text = SmolStr::new(text);
                 ExprKind::Float(FloatLiteral { value, text })
             }
             TokenKind::Bool(value) => {
@@ -292,7 +289,6 @@ impl Parser<'_> {
     /// `( args )`, where `(void)` and `()` give no arguments.
     fn arguments(&mut self) -> PResult<Vec<Expr>> {
         self.expect(Punct::LParen, "'('")?;
-        let mut args = Vec::new();
         let void_only = self.peek().kind == TokenKind::Ident
             && self.text(self.peek()) == "void"
             && self.is_at(1, Punct::RParen);
@@ -300,15 +296,14 @@ impl Parser<'_> {
             self.bump();
         }
         if self.eat(Punct::RParen) {
-            return Ok(args);
+            return Ok(Vec::new());
         }
+        let first = self.arguments.len();
         loop {
-            args.push(self.assignment()?);
+            let argument = self.assignment()?;
+            self.arguments.push(argument);
             if self.eat(Punct::RParen) {
-                // Most calls take one or two arguments: give back the rest of the four
-                // slots a first push reserves.
-                args.shrink_to_fit();
-                return Ok(args);
+                return Ok(self.arguments.drain(first..).collect());
             }
             self.expect(Punct::Comma, "',' or ')' in argument list")?;
         }

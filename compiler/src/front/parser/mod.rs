@@ -11,7 +11,7 @@ mod decl;
 mod expr;
 mod stmt;
 
-use super::ast::{ExternalDeclaration, Ident};
+use super::ast::{Expr, ExternalDeclaration, Ident, SmolStr, Statement};
 use super::lexer::Punct;
 use super::span::Span;
 use super::token::{Keyword, Token, TokenKind};
@@ -41,6 +41,8 @@ pub fn parse(tokens: &[Token], text: &str) -> PResult<Vec<ExternalDeclaration>> 
         prev_end: 0,
         depth: 0,
         chain: 0,
+        statements: Vec::new(),
+        arguments: Vec::new(),
     };
     let mut items = Vec::new();
     while !parser.at_eof() {
@@ -66,6 +68,11 @@ struct Parser<'a> {
     depth: usize,
     /// Links of the operator chains currently being built (levels of tree without recursion).
     chain: usize,
+    /// The statements of the blocks being parsed, innermost last: a block takes its own off
+    /// the end into a vector of exactly their number (one allocation, none to grow or shrink).
+    statements: Vec<Statement>,
+    /// The arguments of the calls being parsed, innermost last, taken off the same way.
+    arguments: Vec<Expr>,
 }
 
 impl Parser<'_> {
@@ -162,7 +169,7 @@ impl Parser<'_> {
         }
         self.bump();
         Ok(Ident {
-            name: self.text(tok).to_owned(),
+            name: SmolStr::new(self.text(tok)),
             span: tok.span,
         })
     }

@@ -10,14 +10,15 @@ impl Parser<'_> {
     /// `{ statements }`.
     pub(super) fn block(&mut self) -> PResult<Block> {
         let start = self.expect(Punct::LBrace, "'{'")?.span;
-        let mut statements = Vec::new();
+        let first = self.statements.len();
         while !self.eat(Punct::RBrace) {
             if self.at_eof() {
                 return self.expected("'}' to close the block");
             }
-            statements.push(self.statement()?);
+            let statement = self.statement()?;
+            self.statements.push(statement);
         }
-        statements.shrink_to_fit();
+        let statements = self.statements.drain(first..).collect();
         Ok(Block {
             statements,
             span: self.span_from(start),
