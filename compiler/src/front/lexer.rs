@@ -190,6 +190,39 @@ pub struct RawToken {
     pub space_before: bool,
 }
 
+/// Byte classes of the scanner, one bit each (see [`CLASSES`]).
+const SPACE: u8 = 1;
+/// `[A-Za-z_]`: starts and continues an identifier, continues a pp-number.
+const LETTER: u8 = 2;
+/// `[0-9]`.
+const DIGIT: u8 = 4;
+/// `.`: continues a pp-number.
+const DOT: u8 = 8;
+
+/// The class bits of every byte: one table lookup instead of a chain of comparisons per byte.
+static CLASSES: [u8; 256] = {
+    let mut classes = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        classes[b] = match c {
+            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => SPACE,
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => LETTER,
+            b'0'..=b'9' => DIGIT,
+            b'.' => DOT,
+            _ => 0,
+        };
+        b += 1;
+    }
+    classes
+};
+
+/// Whether byte `b` is of one of the classes in `mask`.
+#[inline]
+fn is(b: u8, mask: u8) -> bool {
+    CLASSES[usize::from(b)] & mask != 0
+}
+
 /// Splits `text` into raw tokens; never fails (unknown characters become [`RawKind::Other`]).
 pub struct Scanner<'a> {
     text: &'a str,
@@ -202,75 +235,61 @@ impl<'a> Scanner<'a> {
         Scanner { text, pos: 0 }
     }
 
-    fn byte(&self, at: usize) -> u8 {
-        self.text.as_bytes().get(at).copied().unwrap_or(0)
-    }
-
-    fn scan_number(&mut self) {
-        loop {
-            let b = self.byte(self.pos);
-            let prev = self.pos.checked_sub(1).map_or(0, |p| self.byte(p));
-            let sign_after_exponent =
-                (b == b'+' || b == b'-') && matches!(prev, b'e' | b'E') && !self.is_hex_number();
-            if b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || sign_after_exponent {
-                self.pos += 1;
+    /// The end of the pp-number starting at `start`: letters, digits, `_`, `.`, and a sign
+    /// right after the exponent letter of a number that is not hexadecimal (`1e+5`, but
+    /// `0xE` and `+1` are two tokens).
+    fn number_end(&self, start: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let hex = matches!(bytes.get(start..start + 2), Some(b"0x" | b"0X"));
+        let mut pos = start;
+        while let Some(&b) = bytes.get(pos) {
+            let sign_after_exponent = matches!(b, b'+' | b'-')
+                && !hex
+                && matches!(
+                    pos.checked_sub(1).and_then(|p| bytes.get(p)),
+                    Some(b'e' | b'E')
+                );
+            if is(b, LETTER | DIGIT | DOT) || sign_after_exponent {
+                pos += 1;
             } else {
                 break;
             }
         }
-    }
-
-    fn is_hex_number(&self) -> bool {
-        let bytes = self.text.as_bytes();
-        let mut start = self.pos;
-        while start > 0
-            && bytes
-                .get(start - 1)
-                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'.' || *b == b'_')
-        {
-            start -= 1;
-        }
-        matches!(bytes.get(start..start + 2), Some(b"0x") | Some(b"0X"))
+        pos
     }
 }
 
 impl Iterator for Scanner<'_> {
     type Item = RawToken;
 
+    // Inlined into the loops that collect tokens (a call per token costs more than the
+    // work for most tokens).
+    #[inline(always)]
     fn next(&mut self) -> Option<RawToken> {
         let bytes = self.text.as_bytes();
         let mut pos = self.pos;
-        while let Some(b' ' | b'\t' | b'\r' | 0x0b | 0x0c) = bytes.get(pos) {
+        while bytes.get(pos).is_some_and(|&b| is(b, SPACE)) {
             pos += 1;
         }
         let space_before = pos > self.pos;
         let start = pos;
         let first = *bytes.get(start)?;
-        let kind = match first {
-            b'\n' => {
+        let kind = if is(first, LETTER) {
+            pos += 1;
+            while bytes.get(pos).is_some_and(|&b| is(b, LETTER | DIGIT)) {
                 pos += 1;
-                RawKind::Newline
             }
-            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
-                pos += 1;
-                while let Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_') = bytes.get(pos) {
-                    pos += 1;
-                }
-                RawKind::Ident
-            }
-            b'0'..=b'9' => {
-                self.pos = start;
-                self.scan_number();
-                pos = self.pos;
-                RawKind::Number
-            }
-            b'.' if self.byte(start + 1).is_ascii_digit() => {
-                self.pos = start;
-                self.scan_number();
-                pos = self.pos;
-                RawKind::Number
-            }
-            _ => match Punct::scan(bytes.get(start..).unwrap_or(&[])) {
+            RawKind::Ident
+        } else if first == b'\n' {
+            pos += 1;
+            RawKind::Newline
+        } else if is(first, DIGIT)
+            || (first == b'.' && bytes.get(start + 1).is_some_and(|&b| is(b, DIGIT)))
+        {
+            pos = self.number_end(start);
+            RawKind::Number
+        } else {
+            match Punct::scan(bytes.get(start..).unwrap_or(&[])) {
                 Some((p, len)) => {
                     pos += len;
                     RawKind::Punct(p)
@@ -280,7 +299,7 @@ impl Iterator for Scanner<'_> {
                     pos += other.map_or(1, char::len_utf8);
                     RawKind::Other
                 }
-            },
+            }
         };
         self.pos = pos;
         Some(RawToken {

@@ -61,7 +61,7 @@ enum Word {
     Bool(bool),
 }
 
-/// Keywords, reserved words and the boolean literals, sorted by spelling for binary search.
+/// Keywords, reserved words and the boolean literals, sorted by spelling.
 const WORDS: &[(&str, Word)] = &[
     ("asm", Word::Reserved),
     (
@@ -264,10 +264,9 @@ pub fn tokenize_scanned(
     Ok(tokens)
 }
 
-/// A word of up to 16 bytes as one big-endian number, zero-padded: comparing two such
-/// numbers compares the words as [`WORDS`] is sorted, without a string comparison (words
-/// are identifiers, which never contain a zero byte). `None` for longer words (no entry of
-/// [`WORDS`] is that long).
+/// A word of up to 16 bytes as one number, zero-padded: two words are equal when their
+/// numbers are, without a string comparison (words are identifiers, which never contain a
+/// zero byte). `None` for longer words (no entry of [`WORDS`] is that long).
 const fn packed(word: &str) -> Option<u128> {
     let bytes = word.as_bytes();
     if bytes.len() > 16 {
@@ -283,7 +282,7 @@ const fn packed(word: &str) -> Option<u128> {
 }
 
 /// [`packed`] spelling of every entry of [`WORDS`], in the same order.
-const WORD_KEYS: [u128; WORDS.len()] = {
+const KEYS: [u128; WORDS.len()] = {
     let mut keys = [0; WORDS.len()];
     let mut i = 0;
     while i < WORDS.len() {
@@ -296,11 +295,67 @@ const WORD_KEYS: [u128; WORDS.len()] = {
     keys
 };
 
+/// [`KEYS`] where lookups read them (a `static`: indexing a `const` array may copy it).
+static WORD_KEYS: [u128; WORDS.len()] = KEYS;
+
+/// The length of the longest entry of [`WORDS`]: a longer identifier is no word.
+const LONGEST_WORD: usize = {
+    let mut longest = 0;
+    let mut i = 0;
+    while i < WORDS.len() {
+        if WORDS[i].0.len() > longest {
+            longest = WORDS[i].0.len();
+        }
+        i += 1;
+    }
+    longest
+};
+
+/// Slots of [`WORD_TABLE`]: a power of two, under a third of it filled.
+const WORD_SLOTS: usize = 256;
+
+/// The first slot of [`WORD_TABLE`] to try for a [`packed`] key.
+const fn slot(key: u128) -> usize {
+    let folded = (key as u64) ^ ((key >> 64) as u64);
+    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % WORD_SLOTS
+}
+
+/// An open-addressing hash table of [`WORDS`]: 1 + the index of the entry whose key is
+/// there, 0 for an empty slot; a key sits at [`slot`] or in the first free slot after it.
+/// Most identifiers are no word and are told so by one empty slot, without a search.
+static WORD_TABLE: [u8; WORD_SLOTS] = {
+    assert!(WORDS.len() < 255 && WORDS.len() * 3 < WORD_SLOTS);
+    let mut table = [0u8; WORD_SLOTS];
+    let mut i = 0;
+    while i < WORDS.len() {
+        let mut at = slot(KEYS[i]);
+        while table[at] != 0 {
+            at = (at + 1) % WORD_SLOTS;
+        }
+        table[at] = i as u8 + 1;
+        i += 1;
+    }
+    table
+};
+
+/// The entry of [`WORDS`] spelt `spelling`, if any.
+fn find_word(spelling: &str) -> Option<Word> {
+    if spelling.len() > LONGEST_WORD {
+        return None;
+    }
+    let key = packed(spelling)?;
+    let mut at = slot(key);
+    loop {
+        let index = usize::from(*WORD_TABLE.get(at)?).checked_sub(1)?;
+        if WORD_KEYS.get(index) == Some(&key) {
+            return WORDS.get(index).map(|(_, w)| *w);
+        }
+        at = (at + 1) % WORD_SLOTS;
+    }
+}
+
 fn word(spelling: &str, version: Version) -> Result<TokenKind, String> {
-    let Some(at) = packed(spelling).and_then(|key| WORD_KEYS.binary_search(&key).ok()) else {
-        return Ok(TokenKind::Ident);
-    };
-    match WORDS.get(at).map(|(_, w)| *w) {
+    match find_word(spelling) {
         Some(Word::Keyword(keyword, since)) if version >= since => Ok(TokenKind::Keyword(keyword)),
         Some(Word::Bool(value)) => Ok(TokenKind::Bool(value)),
         Some(Word::Reserved) => Err(format!(
@@ -313,22 +368,26 @@ fn word(spelling: &str, version: Version) -> Result<TokenKind, String> {
 /// Checks a pp-number and turns it into an integer or float literal.
 fn number(text: &str, version: Version) -> Result<TokenKind, String> {
     let invalid = || format!("invalid number '{text}'");
-    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+    let bytes = text.as_bytes();
+    if let Some(hex) = bytes
+        .strip_prefix(b"0x")
+        .or_else(|| bytes.strip_prefix(b"0X"))
+    {
         let (digits, unsigned) = strip_unsigned(hex, text, version)?;
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if digits.is_empty() || !digits.iter().all(u8::is_ascii_hexdigit) {
             return Err(invalid());
         }
         return int(digits, 16, unsigned, text);
     }
-    if text.contains(['.', 'e', 'E']) {
-        let body = match text.strip_suffix(['f', 'F']) {
-            Some(_) if version < Version::Es300 => {
+    if bytes.iter().any(|&b| matches!(b, b'.' | b'e' | b'E')) {
+        let body = match bytes.split_last() {
+            Some((b'f' | b'F', _)) if version < Version::Es300 => {
                 return Err(format!(
                     "float suffix in '{text}' needs GLSL ES 3.00 or later"
                 ))
             }
-            Some(body) => body,
-            None => text,
+            Some((b'f' | b'F', body)) => body,
+            _ => bytes,
         };
         // Every body of that form is a valid `f64` for `str::parse` (the parser takes the
         // value then), so the text is checked, not converted, here.
@@ -337,12 +396,12 @@ fn number(text: &str, version: Version) -> Result<TokenKind, String> {
         }
         return Ok(TokenKind::Float);
     }
-    let (digits, unsigned) = strip_unsigned(text, text, version)?;
-    if !digits.bytes().all(|b| b.is_ascii_digit()) || digits.is_empty() {
+    let (digits, unsigned) = strip_unsigned(bytes, text, version)?;
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
         return Err(invalid());
     }
-    match digits.strip_prefix('0').filter(|rest| !rest.is_empty()) {
-        Some(octal) if octal.bytes().all(|b| (b'0'..=b'7').contains(&b)) => {
+    match digits.strip_prefix(b"0").filter(|rest| !rest.is_empty()) {
+        Some(octal) if octal.iter().all(|b| (b'0'..=b'7').contains(b)) => {
             int(octal, 8, unsigned, text)
         }
         Some(_) => Err(format!("invalid octal number '{text}'")),
@@ -356,41 +415,58 @@ pub fn float_value(text: &str) -> Option<f64> {
     body.parse().ok()
 }
 
+/// `digits` without a `u`/`U` suffix, and whether it had one (an error before ES 3.00).
 fn strip_unsigned<'t>(
-    digits: &'t str,
+    digits: &'t [u8],
     text: &str,
     version: Version,
-) -> Result<(&'t str, bool), String> {
-    match digits.strip_suffix(['u', 'U']) {
-        Some(_) if version < Version::Es300 => Err(format!(
+) -> Result<(&'t [u8], bool), String> {
+    match digits.split_last() {
+        Some((b'u' | b'U', _)) if version < Version::Es300 => Err(format!(
             "unsigned integer '{text}' needs GLSL ES 3.00 or later"
         )),
-        Some(rest) => Ok((rest, true)),
-        None => Ok((digits, false)),
+        Some((b'u' | b'U', rest)) => Ok((rest, true)),
+        _ => Ok((digits, false)),
     }
 }
 
-fn int(digits: &str, radix: u32, unsigned: bool, text: &str) -> Result<TokenKind, String> {
-    let bits = u32::from_str_radix(digits, radix)
-        .map_err(|_| format!("integer '{text}' does not fit in 32 bits"))?;
+/// The value of `digits` (checked to be digits of `radix`), an error when it needs more
+/// than 32 bits.
+fn int(digits: &[u8], radix: u32, unsigned: bool, text: &str) -> Result<TokenKind, String> {
+    let too_large = || format!("integer '{text}' does not fit in 32 bits");
+    let mut bits = 0u32;
+    for &b in digits {
+        let digit = char::from(b).to_digit(radix).ok_or_else(too_large)?;
+        bits = bits
+            .checked_mul(radix)
+            .and_then(|v| v.checked_add(digit))
+            .ok_or_else(too_large)?;
+    }
     Ok(TokenKind::Int(IntLiteral { bits, unsigned }))
 }
 
 /// `digits [. digits] [e [+-] digits]` with at least one mantissa digit and a dot or exponent.
-fn is_float_body(body: &str) -> bool {
-    let (mantissa, exponent) = match body.find(['e', 'E']) {
-        Some(at) => (body.get(..at).unwrap_or(""), body.get(at + 1..)),
+fn is_float_body(body: &[u8]) -> bool {
+    let (mantissa, exponent) = match body.iter().position(|&b| b == b'e' || b == b'E') {
+        Some(at) => (body.get(..at).unwrap_or(&[]), body.get(at + 1..)),
         None => (body, None),
     };
-    let mut parts = mantissa.splitn(2, '.');
-    let whole = parts.next().unwrap_or("");
-    let frac = parts.next().unwrap_or("");
-    let digits_ok = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let (whole, frac) = match mantissa.iter().position(|&b| b == b'.') {
+        Some(at) => (
+            mantissa.get(..at).unwrap_or(&[]),
+            mantissa.get(at + 1..).unwrap_or(&[]),
+        ),
+        None => (mantissa, &[][..]),
+    };
+    let digits_ok = |s: &[u8]| s.iter().all(u8::is_ascii_digit);
     let mantissa_ok = digits_ok(whole) && digits_ok(frac) && !(whole.is_empty() && frac.is_empty());
     let exponent_ok = match exponent {
         None => true,
         Some(e) => {
-            let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+            let e = match e.split_first() {
+                Some((b'+' | b'-', rest)) => rest,
+                _ => e,
+            };
             !e.is_empty() && digits_ok(e)
         }
     };
@@ -442,9 +518,22 @@ mod tests {
     }
 
     #[test]
-    fn words_are_sorted_for_binary_search() {
+    fn words_are_listed_once() {
         assert!(WORDS.windows(2).all(|w| w[0].0 < w[1].0));
-        assert!(WORD_KEYS.windows(2).all(|k| k[0] < k[1]));
+    }
+
+    #[test]
+    fn decimal_integers_of_every_length_read_their_value() {
+        for n in [1u32, 7, 10, 99, 12345, 999_999_999, 1_000_000_000, u32::MAX] {
+            let toks = kinds(&n.to_string(), Version::Es300).expect("lexes");
+            assert_eq!(
+                toks[0],
+                TokenKind::Int(IntLiteral {
+                    bits: n,
+                    unsigned: false
+                })
+            );
+        }
     }
 
     #[test]
@@ -463,7 +552,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn every_accepted_float_body_has_a_value(body in "[0-9.eE+-]{1,12}") {
-            if is_float_body(&body) {
+            if is_float_body(body.as_bytes()) {
                 proptest::prop_assert!(float_value(&body).is_some(), "{}", body);
             }
         }
