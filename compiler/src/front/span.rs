@@ -78,6 +78,13 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
+    /// An empty map with room for `anchors` anchors (about one a line).
+    pub(crate) fn with_capacity(anchors: usize) -> Self {
+        SourceMap {
+            anchors: Vec::with_capacity(anchors),
+        }
+    }
+
     /// Records that output byte `out` came from `origin`, unless the previous anchor predicts it.
     pub(crate) fn push(&mut self, out: usize, origin: Origin) {
         let out = u32::try_from(out).unwrap_or(u32::MAX);
@@ -129,6 +136,14 @@ pub(crate) struct LineIndex {
 }
 
 impl LineIndex {
+    /// An empty index with room for `anchors` anchors (one a line, and one after each
+    /// comment or continuation).
+    pub fn with_capacity(anchors: usize) -> Self {
+        LineIndex {
+            anchors: Vec::with_capacity(anchors),
+        }
+    }
+
     /// Records that rewritten byte `offset` is at physical `line`/`column`.
     pub fn push(&mut self, offset: usize, line: u32, column: u32) {
         let offset = u32::try_from(offset).unwrap_or(u32::MAX);
