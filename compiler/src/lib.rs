@@ -35,16 +35,16 @@ pub fn parse_shader(
     stage: Stage,
     file_name: &str,
 ) -> Result<TranslationUnit, Diagnostic> {
-    let mut pre = preprocess(source, stage, file_name)?;
+    let pre = preprocess(source, stage, file_name)?;
     let error = |message: String, span: Span| {
         let location = pre.source_map.locate(span.start);
         Diagnostic::at(message, file_name, source, location)
     };
-    // The raw tokens are freed as they are classified, before the parser builds the tree.
-    let raw_tokens = std::mem::take(&mut pre.tokens);
-    let tokens = front::token::tokenize_scanned(&pre.text, raw_tokens, pre.version)
-        .map_err(|e| error(e.message, e.span))?;
-    let items = front::parser::parse(&tokens, &pre.text).map_err(|e| error(e.message, e.span))?;
+    let tokens = match &pre.tokens {
+        Ok(tokens) => tokens,
+        Err(e) => return Err(error(e.message.clone(), e.span)),
+    };
+    let items = front::parser::parse(tokens, &pre.text).map_err(|e| error(e.message, e.span))?;
     Ok(TranslationUnit {
         version: pre.version,
         stage,

@@ -1,20 +1,19 @@
-//! The preprocessor hands the parser the raw tokens of its output instead of having it scan
-//! the text again; those tokens must be exactly what the scanner finds in that text, whatever
-//! mix of macros, comments, line continuations and whitespace produced it.
+//! The preprocessor hands the parser the tokens of its output, classified as it writes them,
+//! instead of having them scanned again; those tokens must be exactly what the lexer finds in
+//! that text, whatever mix of macros, comments, line continuations and whitespace produced it
+//! (and the first invalid token the same error).
 
-use halfcheck_compiler::front::lexer::{RawKind, RawToken, Scanner};
+use halfcheck_compiler::front::token::tokenize;
 use halfcheck_compiler::{preprocess, Stage};
 use proptest::prelude::*;
 
-/// Checks the recorded tokens of `source`'s preprocessed text against a fresh scan of it.
+/// Checks the recorded tokens of `source`'s preprocessed text against lexing that text.
 fn recorded_tokens_match_a_scan(source: &str) {
     let Ok(pre) = preprocess(source, Stage::Fragment, "t.frag") else {
         return;
     };
-    let scanned: Vec<RawToken> = Scanner::new(&pre.text)
-        .filter(|t| t.kind != RawKind::Newline)
-        .collect();
-    assert_eq!(pre.tokens, scanned, "text:\n{}", pre.text);
+    let lexed = tokenize(&pre.text, pre.version);
+    assert_eq!(pre.tokens, lexed, "text:\n{}", pre.text);
 }
 
 #[test]

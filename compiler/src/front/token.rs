@@ -1,7 +1,7 @@
 //! The parser's tokens: raw tokens of the preprocessed text turned into keywords, identifiers,
 //! checked literals and punctuators, with the version deciding which words are keywords.
 
-use super::lexer::{Punct, RawKind, RawToken, Scanner};
+use super::lexer::{Punct, RawKind, Scanner};
 use super::shader::Version;
 use super::span::Span;
 
@@ -213,55 +213,77 @@ pub struct LexError {
 }
 
 /// Splits preprocessed `text` into tokens, ending with [`TokenKind::Eof`].
+///
+/// The preprocessor classifies the tokens of its output as it writes them
+/// ([`Preprocessed::tokens`](crate::Preprocessed::tokens)); this is the same for a text
+/// given as it is.
 pub fn tokenize(text: &str, version: Version) -> Result<Vec<Token>, LexError> {
-    tokenize_scanned(text, Scanner::new(text), version)
-}
-
-/// [`tokenize`] given the raw tokens of `text` already scanned (as the preprocessor
-/// records them for its output), so that the text is not scanned twice.
-pub fn tokenize_scanned(
-    text: &str,
-    raw_tokens: impl IntoIterator<Item = RawToken>,
-    version: Version,
-) -> Result<Vec<Token>, LexError> {
-    let raw_tokens = raw_tokens.into_iter();
-    let mut tokens = Vec::with_capacity(raw_tokens.size_hint().0 + 1);
-    for raw in raw_tokens {
+    let mut tokens = TokenSink::with_capacity(text.len() / 3 + 1);
+    for raw in Scanner::new(text).filter(|raw| raw.kind != RawKind::Newline) {
         let span = Span {
             start: raw.start,
             end: raw.end,
         };
-        let spelling = text.get(span.range()).unwrap_or("");
-        let kind = match raw.kind {
-            RawKind::Newline => continue,
-            RawKind::Punct(p) => TokenKind::Punct(p),
-            RawKind::Ident => {
-                word(spelling, version).map_err(|message| LexError { message, span })?
-            }
-            RawKind::Number => {
-                number(spelling, version).map_err(|message| LexError { message, span })?
-            }
-            RawKind::Other => {
-                return Err(LexError {
-                    message: format!("unexpected character '{spelling}'"),
-                    span,
-                })
-            }
-        };
-        if matches!(kind, TokenKind::Punct(Punct::Hash | Punct::HashHash)) {
-            return Err(LexError {
-                message: format!("unexpected '{spelling}' outside a preprocessor directive"),
-                span,
-            });
-        }
-        tokens.push(Token { kind, span });
+        tokens.push(raw.kind, text.get(span.range()).unwrap_or(""), span, version);
     }
-    let end = Span::new(text.len(), text.len());
-    tokens.push(Token {
-        kind: TokenKind::Eof,
-        span: end,
-    });
-    Ok(tokens)
+    tokens.finish(text.len())
+}
+
+/// What the raw token `kind` spelt `spelling` is to the parser of a `version` shader, or
+/// what is wrong with it. Newlines are no tokens of the parser: callers leave them out.
+fn classify(kind: RawKind, spelling: &str, version: Version) -> Result<TokenKind, String> {
+    match kind {
+        RawKind::Punct(Punct::Hash | Punct::HashHash) => Err(format!(
+            "unexpected '{spelling}' outside a preprocessor directive"
+        )),
+        RawKind::Punct(p) => Ok(TokenKind::Punct(p)),
+        RawKind::Ident => word(spelling, version),
+        RawKind::Number => number(spelling, version),
+        RawKind::Other | RawKind::Newline => Err(format!("unexpected character '{spelling}'")),
+    }
+}
+
+/// The parser's tokens, classified one by one as they are found, and the first error among
+/// them (the tokens after it are not kept: the text is rejected).
+#[derive(Debug, Default)]
+pub(crate) struct TokenSink {
+    tokens: Vec<Token>,
+    error: Option<LexError>,
+}
+
+impl TokenSink {
+    /// An empty sink with room for `tokens` tokens.
+    pub fn with_capacity(tokens: usize) -> Self {
+        TokenSink {
+            tokens: Vec::with_capacity(tokens),
+            error: None,
+        }
+    }
+
+    /// Classifies the raw token `kind` spelt `spelling` at `span` of the text, for a
+    /// `version` shader.
+    pub fn push(&mut self, kind: RawKind, spelling: &str, span: Span, version: Version) {
+        if self.error.is_some() {
+            return;
+        }
+        match classify(kind, spelling, version) {
+            Ok(kind) => self.tokens.push(Token { kind, span }),
+            Err(message) => self.error = Some(LexError { message, span }),
+        }
+    }
+
+    /// The tokens of a text of `len` bytes, ending with [`TokenKind::Eof`], or the first
+    /// error.
+    pub fn finish(mut self, len: usize) -> Result<Vec<Token>, LexError> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        self.tokens.push(Token {
+            kind: TokenKind::Eof,
+            span: Span::new(len, len),
+        });
+        Ok(self.tokens)
+    }
 }
 
 /// A word of up to 16 bytes as one number, zero-padded: two words are equal when their

@@ -15,7 +15,8 @@ mod tokens;
 use crate::front::diagnostic::Diagnostic;
 use crate::front::lexer::{Punct, RawKind, RawToken, Scanner};
 use crate::front::shader::{Stage, Version};
-use crate::front::span::{LineIndex, Location, Origin, SourceMap};
+use crate::front::span::{LineIndex, Location, Origin, SourceMap, Span};
+use crate::front::token::{LexError, Token, TokenSink};
 use macros::{Expander, Expansion, MacroTable, More, PpError};
 use tokens::PpTok;
 
@@ -57,8 +58,11 @@ pub struct Pragma {
 pub struct Preprocessed {
     /// Text for the parser: directives removed, macros expanded.
     pub text: String,
-    /// The raw tokens of `text` but its newlines: what [`Scanner`] finds there.
-    pub tokens: Vec<RawToken>,
+    /// The parser's tokens of `text`, ending with [`TokenKind::Eof`](crate::front::token::TokenKind::Eof)
+    /// (what [`tokenize`](crate::front::token::tokenize) finds there, classified as they
+    /// were written), or the first of them that is no valid token (`$`, `#` outside a
+    /// directive, a reserved word, a malformed number).
+    pub tokens: Result<Vec<Token>, LexError>,
     /// Maps offsets of `text` back to the input.
     pub source_map: SourceMap,
     /// The language version (`#version`, or 1.00 without one).
@@ -89,7 +93,7 @@ pub fn preprocess(source: &str, stage: Stage, file_name: &str) -> Result<Preproc
     }
     lines.push((start, tokens.len()));
     // The output has about as many tokens as the input has besides its newlines.
-    let out_tokens = Vec::with_capacity((tokens.len() + 1).saturating_sub(lines.len()));
+    let out_tokens = TokenSink::with_capacity((tokens.len() + 1).saturating_sub(lines.len()));
     let mut pp = Preprocessor {
         source,
         file_name,
@@ -116,9 +120,10 @@ pub fn preprocess(source: &str, stage: Stage, file_name: &str) -> Result<Preproc
         stage,
     };
     pp.run().map_err(|e| pp.diagnostic(e))?;
+    let out_len = pp.out.len();
     Ok(Preprocessed {
         text: pp.out,
-        tokens: pp.out_tokens,
+        tokens: pp.out_tokens.finish(out_len),
         source_map: pp.map,
         version: pp.version.unwrap_or(Version::Es100),
         stage,
@@ -157,8 +162,8 @@ struct Preprocessor<'a> {
     line_delta: i64,
     source_string: u32,
     out: String,
-    /// The raw tokens of `out`, newlines left out.
-    out_tokens: Vec<RawToken>,
+    /// The parser's tokens of `out`, classified as they are written.
+    out_tokens: TokenSink,
     map: SourceMap,
     /// The anchor of `index` that placed the last emitted token (see `position_near`).
     index_hint: usize,
@@ -186,6 +191,12 @@ impl Preprocessor<'_> {
     fn diagnostic(&self, error: PpError) -> Diagnostic {
         let location = self.location(error.origin);
         Diagnostic::at(error.message, self.file_name, self.source, location)
+    }
+
+    /// The version whose words the output's tokens are read with (fixed before the first
+    /// token is written: `#version` must come first).
+    fn token_version(&self) -> Version {
+        self.version.unwrap_or(Version::Es100)
     }
 
     fn active(&self) -> bool {
@@ -383,11 +394,15 @@ impl Preprocessor<'_> {
             let moved = out_start + (offset - line_start) as usize;
             u32::try_from(moved).unwrap_or(u32::MAX)
         };
-        self.out_tokens.extend(tokens.iter().map(|t| RawToken {
-            start: shift(t.start),
-            end: shift(t.end),
-            ..*t
-        }));
+        let (clean, version) = (self.clean, self.token_version());
+        for t in tokens {
+            let spelling = clean.get(t.start as usize..t.end as usize).unwrap_or("");
+            let span = Span {
+                start: shift(t.start),
+                end: shift(t.end),
+            };
+            self.out_tokens.push(t.kind, spelling, span, version);
+        }
         true
     }
 
@@ -439,13 +454,9 @@ impl Preprocessor<'_> {
         self.map.push(start, origin);
         self.out.push_str(text);
         if kind != RawKind::Newline {
-            let offset = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
-            self.out_tokens.push(RawToken {
-                kind,
-                start: offset(start),
-                end: offset(self.out.len()),
-                space_before: self.out.as_bytes().get(start.wrapping_sub(1)) == Some(&b' '),
-            });
+            let span = Span::new(start, self.out.len());
+            let version = self.token_version();
+            self.out_tokens.push(kind, text, span, version);
         }
         state.prev_end = source.map(|(_, end)| end);
         state.tokens += 1;
