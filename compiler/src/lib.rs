@@ -35,24 +35,27 @@ pub fn parse_shader(
     stage: Stage,
     file_name: &str,
 ) -> Result<TranslationUnit, Diagnostic> {
-    let pre = preprocess(source, stage, file_name)?;
-    let error = |message: String, span: Span| {
-        let location = pre.source_map.locate(span.start);
-        Diagnostic::at(message, file_name, source, location)
-    };
-    let tokens = match &pre.tokens {
-        Ok(tokens) => tokens,
-        Err(e) => return Err(error(e.message.clone(), e.span)),
-    };
-    let items = front::parser::parse(tokens, &pre.text).map_err(|e| error(e.message, e.span))?;
-    Ok(TranslationUnit {
-        version: pre.version,
-        stage,
-        extensions: pre.extensions,
-        pragmas: pre.pragmas,
-        items,
-        source: pre.text,
-        source_map: pre.source_map,
+    front::scratch::Scratch::with(|scratch| {
+        let pre = front::preprocessor::preprocess_with(source, stage, file_name, scratch)?;
+        let error = |message: String, span: Span| {
+            let location = pre.source_map.locate(span.start);
+            Diagnostic::at(message, file_name, source, location)
+        };
+        let tokens = match pre.tokens {
+            Ok(tokens) => tokens,
+            Err(e) => return Err(error(e.message, e.span)),
+        };
+        let items = front::parser::parse_with(&tokens, &pre.text, scratch);
+        scratch.tokens = tokens;
+        Ok(TranslationUnit {
+            version: pre.version,
+            stage,
+            extensions: pre.extensions,
+            pragmas: pre.pragmas,
+            items: items.map_err(|e| error(e.message, e.span))?,
+            source: pre.text,
+            source_map: pre.source_map,
+        })
     })
 }
 

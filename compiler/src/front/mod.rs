@@ -6,6 +6,7 @@ pub mod lexer;
 pub mod parser;
 pub mod preprocessor;
 pub mod requalify;
+pub(crate) mod scratch;
 pub mod shader;
 pub mod span;
 pub mod token;

@@ -136,12 +136,17 @@ pub(crate) struct LineIndex {
 }
 
 impl LineIndex {
-    /// An empty index with room for `anchors` anchors (one a line, and one after each
-    /// comment or continuation).
-    pub fn with_capacity(anchors: usize) -> Self {
+    /// An empty index in the (emptied) vector `anchors`, with room for `additional`
+    /// anchors (one a line, and one after each comment or continuation).
+    pub fn reusing(anchors: &mut Vec<(u32, u32, u32)>, additional: usize) -> Self {
         LineIndex {
-            anchors: Vec::with_capacity(anchors),
+            anchors: super::scratch::reuse(anchors, additional),
         }
+    }
+
+    /// The vector of anchors, for [`Self::reusing`] it.
+    pub fn into_anchors(self) -> Vec<(u32, u32, u32)> {
+        self.anchors
     }
 
     /// Records that rewritten byte `offset` is at physical `line`/`column`.

@@ -218,13 +218,18 @@ pub struct LexError {
 /// ([`Preprocessed::tokens`](crate::Preprocessed::tokens)); this is the same for a text
 /// given as it is.
 pub fn tokenize(text: &str, version: Version) -> Result<Vec<Token>, LexError> {
-    let mut tokens = TokenSink::with_capacity(text.len() / 3 + 1);
+    let mut tokens = TokenSink::reusing(&mut Vec::new(), text.len() / 3 + 1);
     for raw in Scanner::new(text).filter(|raw| raw.kind != RawKind::Newline) {
         let span = Span {
             start: raw.start,
             end: raw.end,
         };
-        tokens.push(raw.kind, text.get(span.range()).unwrap_or(""), span, version);
+        tokens.push(
+            raw.kind,
+            text.get(span.range()).unwrap_or(""),
+            span,
+            version,
+        );
     }
     tokens.finish(text.len())
 }
@@ -252,10 +257,10 @@ pub(crate) struct TokenSink {
 }
 
 impl TokenSink {
-    /// An empty sink with room for `tokens` tokens.
-    pub fn with_capacity(tokens: usize) -> Self {
+    /// An empty sink in the (emptied) vector `tokens`, with room for `additional` tokens.
+    pub fn reusing(tokens: &mut Vec<Token>, additional: usize) -> Self {
         TokenSink {
-            tokens: Vec::with_capacity(tokens),
+            tokens: super::scratch::reuse(tokens, additional),
             error: None,
         }
     }

@@ -13,6 +13,7 @@ mod stmt;
 
 use super::ast::{Expr, ExternalDeclaration, Ident, SmolStr, Statement};
 use super::lexer::Punct;
+use super::scratch::Scratch;
 use super::span::Span;
 use super::token::{Keyword, Token, TokenKind};
 
@@ -34,6 +35,15 @@ type PResult<T> = Result<T, ParseError>;
 
 /// Parses a whole translation unit from `tokens` (ending with `Eof`) of `text`.
 pub fn parse(tokens: &[Token], text: &str) -> PResult<Vec<ExternalDeclaration>> {
+    Scratch::with(|scratch| parse_with(tokens, text, scratch))
+}
+
+/// [`parse`] with the thread's reusable buffers for the parser's stacks.
+pub(crate) fn parse_with(
+    tokens: &[Token],
+    text: &str,
+    scratch: &mut Scratch,
+) -> PResult<Vec<ExternalDeclaration>> {
     let mut parser = Parser {
         tokens,
         text,
@@ -41,16 +51,23 @@ pub fn parse(tokens: &[Token], text: &str) -> PResult<Vec<ExternalDeclaration>> 
         prev_end: 0,
         depth: 0,
         chain: 0,
-        statements: Vec::new(),
-        arguments: Vec::new(),
+        statements: std::mem::take(&mut scratch.statements),
+        arguments: std::mem::take(&mut scratch.arguments),
     };
     let mut items = Vec::new();
-    while !parser.at_eof() {
-        if let Some(item) = parser.external_declaration()? {
-            items.push(item);
+    let outcome = loop {
+        if parser.at_eof() {
+            break Ok(());
         }
-    }
-    Ok(items)
+        match parser.external_declaration() {
+            Ok(Some(item)) => items.push(item),
+            Ok(None) => {}
+            Err(e) => break Err(e),
+        }
+    };
+    scratch.statements = parser.statements;
+    scratch.arguments = parser.arguments;
+    outcome.map(|()| items)
 }
 
 const EOF: Token = Token {

@@ -62,11 +62,16 @@ fn next_special(bytes: &[u8], mut at: usize) -> usize {
 ///
 /// Plain text is copied in runs, from one comment or continuation to the next (a source
 /// without any is not copied at all); each newline only adds an anchor to the index.
-pub(super) fn clean<'a>(source: &'a str, file_name: &str) -> Result<Cleaned<'a>, Diagnostic> {
+/// `anchors` is a vector to build the line index in (emptied first).
+pub(super) fn clean<'a>(
+    source: &'a str,
+    file_name: &str,
+    anchors: &mut Vec<(u32, u32, u32)>,
+) -> Result<Cleaned<'a>, Diagnostic> {
     let bytes = source.as_bytes();
     let mut text = String::new();
     // Lines average 18 bytes: room for most shaders' anchors without growing the index.
-    let mut index = LineIndex::with_capacity(source.len() / 16 + 2);
+    let mut index = LineIndex::reusing(anchors, source.len() / 16 + 2);
     index.push(0, 1, 0);
     let mut line = 1u32;
     let mut line_start = 0; // where the current physical line starts in `source`
@@ -160,7 +165,7 @@ mod tests {
 
     #[test]
     fn comments_become_one_space_and_continuations_vanish() {
-        let cleaned = clean("a/* x\n y */b // c\nd\\\ne", "t").expect("cleans");
+        let cleaned = clean("a/* x\n y */b // c\nd\\\ne", "t", &mut Vec::new()).expect("cleans");
         assert_eq!(cleaned.text, "a b  \nde");
         assert_eq!(cleaned.index.position(2), (2, 5));
         assert_eq!(cleaned.index.position(6), (3, 0));
@@ -182,14 +187,16 @@ mod tests {
 
     #[test]
     fn source_without_comments_or_continuations_is_not_copied() {
-        let cleaned = clean("a / b\nc\\d\n", "t").expect("cleans");
+        let cleaned = clean("a / b\nc\\d\n", "t", &mut Vec::new()).expect("cleans");
         assert!(matches!(cleaned.text, Cow::Borrowed(_)));
         assert_eq!(cleaned.index.position(6), (2, 0));
     }
 
     #[test]
     fn unterminated_block_comment_is_an_error() {
-        let err = clean("x\n  /* never", "t.frag").err().expect("error");
+        let err = clean("x\n  /* never", "t.frag", &mut Vec::new())
+            .err()
+            .expect("error");
         assert_eq!(err.location.map(|l| (l.line, l.column)), Some((2, 3)));
     }
 }

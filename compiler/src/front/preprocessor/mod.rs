@@ -14,6 +14,7 @@ mod tokens;
 
 use crate::front::diagnostic::Diagnostic;
 use crate::front::lexer::{Punct, RawKind, RawToken, Scanner};
+use crate::front::scratch::{reuse, Scratch};
 use crate::front::shader::{Stage, Version};
 use crate::front::span::{LineIndex, Location, Origin, SourceMap, Span};
 use crate::front::token::{LexError, Token, TokenSink};
@@ -77,13 +78,25 @@ pub struct Preprocessed {
 
 /// Preprocesses `source`; `file_name` only names the file in diagnostics.
 pub fn preprocess(source: &str, stage: Stage, file_name: &str) -> Result<Preprocessed, Diagnostic> {
-    let cleaned = clean::clean(source, file_name)?;
+    Scratch::with(|scratch| preprocess_with(source, stage, file_name, scratch))
+}
+
+/// [`preprocess`] with the thread's reusable buffers: the input's raw tokens, lines and line
+/// index are given back to `scratch`; the output's tokens are `scratch.tokens`, for the
+/// caller to give back once it has parsed them.
+pub(crate) fn preprocess_with(
+    source: &str,
+    stage: Stage,
+    file_name: &str,
+    scratch: &mut Scratch,
+) -> Result<Preprocessed, Diagnostic> {
+    let cleaned = clean::clean(source, file_name, &mut scratch.line_anchors)?;
     // Shaders average 3.7 bytes a token, newlines included: room for a third as many tokens
     // as bytes saves growing the vector (and copying it) a dozen times on the way.
-    let mut tokens: Vec<RawToken> = Vec::with_capacity(cleaned.text.len() / 3 + 16);
+    let mut tokens = reuse(&mut scratch.raw_tokens, cleaned.text.len() / 3 + 16);
     tokens.extend(Scanner::new(&cleaned.text));
     let newlines = tokens.iter().filter(|t| t.kind == RawKind::Newline).count();
-    let mut lines = Vec::with_capacity(newlines + 1);
+    let mut lines = reuse(&mut scratch.lines, newlines + 1);
     let mut start = 0;
     for (i, tok) in tokens.iter().enumerate() {
         if tok.kind == RawKind::Newline {
@@ -93,7 +106,10 @@ pub fn preprocess(source: &str, stage: Stage, file_name: &str) -> Result<Preproc
     }
     lines.push((start, tokens.len()));
     // The output has about as many tokens as the input has besides its newlines.
-    let out_tokens = TokenSink::with_capacity((tokens.len() + 1).saturating_sub(lines.len()));
+    let out_tokens = TokenSink::reusing(
+        &mut scratch.tokens,
+        (tokens.len() + 1).saturating_sub(lines.len()),
+    );
     let mut pp = Preprocessor {
         source,
         file_name,
@@ -119,16 +135,31 @@ pub fn preprocess(source: &str, stage: Stage, file_name: &str) -> Result<Preproc
         pragmas: Vec::new(),
         stage,
     };
-    pp.run().map_err(|e| pp.diagnostic(e))?;
-    let out_len = pp.out.len();
+    let outcome = pp.run().map_err(|e| pp.diagnostic(e));
+    let Preprocessor {
+        tokens,
+        lines,
+        out,
+        out_tokens,
+        map,
+        version,
+        extensions,
+        pragmas,
+        ..
+    } = pp;
+    scratch.raw_tokens = tokens;
+    scratch.lines = lines;
+    scratch.line_anchors = cleaned.index.into_anchors();
+    outcome?;
+    let out_len = out.len();
     Ok(Preprocessed {
-        text: pp.out,
-        tokens: pp.out_tokens.finish(out_len),
-        source_map: pp.map,
-        version: pp.version.unwrap_or(Version::Es100),
+        text: out,
+        tokens: out_tokens.finish(out_len),
+        source_map: map,
+        version: version.unwrap_or(Version::Es100),
         stage,
-        extensions: pp.extensions,
-        pragmas: pp.pragmas,
+        extensions,
+        pragmas,
     })
 }
 
