@@ -400,8 +400,9 @@ pub enum Condition {
 pub enum StatementKind {
     /// `{ ... }`
     Compound(Block),
-    /// A declaration (including `precision` statements).
-    Declaration(Declaration),
+    /// A declaration (including `precision` statements), boxed: it is the largest kind of
+    /// statement by far, and every statement would be its size.
+    Declaration(Box<Declaration>),
     /// `expr;` or the empty statement `;`.
     Expression(Option<Expr>),
     /// `if (cond) then else otherwise`.
@@ -417,8 +418,8 @@ pub enum StatementKind {
     Switch {
         /// Selector.
         selector: Expr,
-        /// Body, including `case`/`default` labels.
-        body: Block,
+        /// Body, including `case`/`default` labels (boxed, as a rare kind of statement).
+        body: Box<Block>,
     },
     /// `case expr:`.
     Case(Expr),

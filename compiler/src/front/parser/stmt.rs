@@ -79,7 +79,7 @@ impl Parser<'_> {
             TokenKind::Keyword(Keyword::Switch) => {
                 self.bump();
                 let selector = self.parenthesized("'(' after 'switch'")?;
-                let body = self.block()?;
+                let body = Box::new(self.block()?);
                 StatementKind::Switch { selector, body }
             }
             TokenKind::Keyword(Keyword::Case) => {
@@ -125,7 +125,9 @@ impl Parser<'_> {
                 self.expect(Punct::Semicolon, "';' after return")?;
                 StatementKind::Return(value)
             }
-            _ if self.at_declaration() => StatementKind::Declaration(self.local_declaration()?),
+            _ if self.at_declaration() => {
+                StatementKind::Declaration(Box::new(self.local_declaration()?))
+            }
             _ => {
                 let expr = self.expression()?;
                 self.expect(Punct::Semicolon, "';' after expression")?;
@@ -159,7 +161,7 @@ impl Parser<'_> {
         let init_kind = if self.eat(Punct::Semicolon) {
             StatementKind::Expression(None)
         } else if self.at_declaration() {
-            StatementKind::Declaration(self.local_declaration()?)
+            StatementKind::Declaration(Box::new(self.local_declaration()?))
         } else {
             let expr = self.expression()?;
             self.expect(Punct::Semicolon, "';' after loop initializer")?;
