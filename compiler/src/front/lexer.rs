@@ -109,6 +109,7 @@ impl Punct {
     }
 
     /// The longest punctuator at the start of `bytes`, and its length.
+    #[inline]
     fn scan(bytes: &[u8]) -> Option<(Punct, usize)> {
         use Punct as P;
         let first = *bytes.first()?;

@@ -226,7 +226,7 @@ pub fn tokenize(text: &str, version: Version) -> Result<Vec<Token>, LexError> {
         };
         tokens.push(
             raw.kind,
-            text.get(span.range()).unwrap_or(""),
+            || text.get(span.range()).unwrap_or(""),
             span,
             version,
         );
@@ -265,16 +265,28 @@ impl TokenSink {
         }
     }
 
-    /// Classifies the raw token `kind` spelt `spelling` at `span` of the text, for a
-    /// `version` shader.
-    pub fn push(&mut self, kind: RawKind, spelling: &str, span: Span, version: Version) {
-        if self.error.is_some() {
-            return;
-        }
-        match classify(kind, spelling, version) {
-            Ok(kind) => self.tokens.push(Token { kind, span }),
-            Err(message) => self.error = Some(LexError { message, span }),
-        }
+    /// Classifies the raw token `kind` at `span` of the text, for a `version` shader;
+    /// `spelling` gives its text (asked for only when a punctuator is not enough).
+    #[inline]
+    pub fn push<'t>(
+        &mut self,
+        kind: RawKind,
+        spelling: impl FnOnce() -> &'t str,
+        span: Span,
+        version: Version,
+    ) {
+        let kind = match kind {
+            RawKind::Punct(p) if !matches!(p, Punct::Hash | Punct::HashHash) => TokenKind::Punct(p),
+            kind => match classify(kind, spelling(), version) {
+                Ok(kind) => kind,
+                Err(message) => {
+                    // Only the first error is reported; the tokens are not used then.
+                    self.error.get_or_insert(LexError { message, span });
+                    return;
+                }
+            },
+        };
+        self.tokens.push(Token { kind, span });
     }
 
     /// The tokens of a text of `len` bytes, ending with [`TokenKind::Eof`], or the first
