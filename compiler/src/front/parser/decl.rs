@@ -6,8 +6,8 @@ use crate::front::ast::{
     ArrayDeclarator, ArrayDim, Auxiliary, BuiltinType, Declaration, DeclarationKind,
     ExternalDeclaration, FullType, FunctionDefinition, FunctionPrototype, InitDeclarator,
     InterfaceBlock, Interpolation, LayoutQualifierId, MemberDeclaration, Memory, Parameter,
-    Precision, Qualifier, QualifierKind, SmolStr, Storage, StructSpecifier, TypeName,
-    TypeQualifiers, TypeSpecifier,
+    Precision, Qualifier, QualifierKind, Storage, StructSpecifier, TypeName, TypeQualifiers,
+    TypeSpecifier,
 };
 use crate::front::lexer::Punct;
 use crate::front::span::Span;
@@ -195,7 +195,7 @@ impl Parser<'_> {
             }
             self.bump();
             let name = crate::front::ast::Ident {
-                name: SmolStr::new(self.text(tok)),
+                name: self.name(tok),
                 span: tok.span,
             };
             let value = if self.eat(Punct::Assign) {

@@ -1,9 +1,9 @@
 //! Expressions, by precedence climbing: comma < assignment < `?:` < `||` < `^^` < `&&` < `|`
 //! < `^` < `&` < equality < relational < shift < additive < multiplicative < unary < postfix.
 
-use super::{PResult, Parser};
+use super::{small_string, PResult, Parser};
 use crate::front::ast::{
-    BinaryOp, BuiltinType, Callee, Expr, ExprKind, FloatLiteral, Ident, SmolStr, UnaryOp,
+    BinaryOp, BuiltinType, Callee, Expr, ExprKind, FloatLiteral, Ident, UnaryOp,
 };
 use crate::front::lexer::Punct;
 use crate::front::span::Span;
@@ -223,7 +223,7 @@ impl Parser<'_> {
         }
         self.bump();
         Ok(Ident {
-            name: SmolStr::new(self.text(tok)),
+            name: self.name(tok),
             span: tok.span,
         })
     }
@@ -244,7 +244,7 @@ impl Parser<'_> {
                         span: tok.span,
                     });
                 };
-                let text = SmolStr::new(text);
+                let text = small_string(text);
                 ExprKind::Float(FloatLiteral { value, text })
             }
             TokenKind::Bool(value) => {

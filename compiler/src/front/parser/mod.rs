@@ -70,6 +70,16 @@ pub(crate) fn parse_with(
     outcome.map(|()| items)
 }
 
+/// `text` as a [`SmolStr`], built in place when it fits inline (nearly every name and
+/// literal does); `SmolStr::new` copies through a zeroed buffer and a call to `memcpy`.
+fn small_string(text: &str) -> SmolStr {
+    if text.len() <= SmolStr::INLINE_CAP {
+        SmolStr::new_inline(text)
+    } else {
+        SmolStr::new(text)
+    }
+}
+
 const EOF: Token = Token {
     kind: TokenKind::Eof,
     span: Span { start: 0, end: 0 },
@@ -120,6 +130,11 @@ impl Parser<'_> {
 
     fn text(&self, tok: Token) -> &str {
         self.text.get(tok.span.range()).unwrap_or("")
+    }
+
+    /// The text of `tok` as a name of the tree.
+    fn name(&self, tok: Token) -> SmolStr {
+        small_string(self.text(tok))
     }
 
     /// Span from `start` to the end of the last consumed token.
@@ -186,7 +201,7 @@ impl Parser<'_> {
         }
         self.bump();
         Ok(Ident {
-            name: SmolStr::new(self.text(tok)),
+            name: self.name(tok),
             span: tok.span,
         })
     }
