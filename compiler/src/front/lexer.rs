@@ -1,5 +1,6 @@
-//! The raw scanner shared by the preprocessor and the parser: it splits text (already free of
-//! comments and line continuations) into identifiers, pp-numbers, punctuators and newlines.
+//! The raw scanner shared by the preprocessor, [`tokenize`](super::token::tokenize) and
+//! `requalify`: it splits text (already free of comments and line continuations) into
+//! identifiers, pp-numbers, punctuators and newlines.
 
 /// Punctuators of GLSL ES, including the preprocessor's `#` and `##`.
 #[allow(missing_docs)]

@@ -2,8 +2,10 @@
 //! conditional directives, `#line` and `#error`, with the predefined macros `GL_ES`,
 //! `__VERSION__`, `__LINE__`, `__FILE__` and the extension macros.
 //!
-//! Its output is plain text for the parser plus a [`SourceMap`] back to the input. Tokens that
-//! were not produced by a macro keep their column, so most output lines line up with the input.
+//! Its output is plain text, the parser's tokens of that text (classified as they are
+//! written, so the text is not scanned again) and a [`SourceMap`] back to the input. Tokens
+//! that were not produced by a macro keep their column, so most output lines line up with
+//! the input.
 
 mod clean;
 mod directives;
