@@ -51,11 +51,7 @@ impl<'a> Pixels<'a> {
 
     /// Whether every pixel holds the first one's values, bit for bit.
     fn uniform(&self) -> bool {
-        let mut pixels = self.rgba.chunks_exact(4);
-        let Some(first) = pixels.next() else {
-            return true;
-        };
-        pixels.all(|p| p.iter().zip(first).all(|(a, b)| a.to_bits() == b.to_bits()))
+        uniform_rgba(self.rgba)
     }
 
     /// How many pixels the region holds.
@@ -68,6 +64,15 @@ impl<'a> Pixels<'a> {
         let [rx, ry, w, h] = self.region;
         (ry..ry + h).flat_map(move |y| (rx..rx + w).map(move |x| (x, y)))
     }
+}
+
+/// Whether every RGBA pixel of `rgba` holds the first one's values, bit for bit.
+pub(super) fn uniform_rgba(rgba: &[f32]) -> bool {
+    let mut pixels = rgba.chunks_exact(4);
+    let Some(first) = pixels.next() else {
+        return true;
+    };
+    pixels.all(|p| p.iter().zip(first).all(|(a, b)| a.to_bits() == b.to_bits()))
 }
 
 /// How one probe's pixels were judged.

@@ -20,6 +20,7 @@ use halfcheck_compiler::exec::{Bounds, Domain, Guided, Rounding};
 use halfcheck_compiler::front::requalify::demote_to_mediump;
 use halfcheck_compiler::{CompileOptions, Model, Switches};
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 /// One probe's predictions over the region it reads, per pixel and probed channel.
 #[derive(Debug, Clone)]
@@ -29,6 +30,8 @@ pub struct ProbePrediction {
     /// How many channels the probe reads.
     pub channels: usize,
     source: Source,
+    /// [`ProbePrediction::uniform`], once asked (a scan of every pixel of every evaluation).
+    uniform: OnceLock<bool>,
 }
 
 /// Point and bound from a guided evaluation.
@@ -94,6 +97,7 @@ impl ProbePrediction {
             region,
             channels,
             source: Source::Table(pixels),
+            uniform: OnceLock::new(),
         }
     }
 
@@ -116,10 +120,10 @@ impl ProbePrediction {
 impl ProbePrediction {
     /// Whether every pixel of the region has the first pixel's predictions, bit for bit.
     pub fn uniform(&self) -> bool {
-        match &self.source {
+        *self.uniform.get_or_init(|| match &self.source {
             Source::Table(pixels) => pixels.windows(2).all(|w| w[0] == w[1]),
             Source::Evaluations(evaluations) => evaluations.uniform(),
-        }
+        })
     }
 }
 
@@ -138,6 +142,7 @@ pub fn add_forced(test: &ShaderTest, predictions: &mut [ProbePrediction]) -> Res
     for (prediction, values) in predictions.iter_mut().zip(forced) {
         if let Source::Evaluations(Evaluations { forced, .. }) = &mut prediction.source {
             *forced = Some(values);
+            prediction.uniform = OnceLock::new();
         }
     }
     Ok(())
@@ -190,6 +195,7 @@ pub fn predict(test: &ShaderTest, channels: &[usize]) -> Result<Vec<ProbePredict
                     exact,
                     forced: None,
                 }),
+                uniform: OnceLock::new(),
             }
         })
         .collect())

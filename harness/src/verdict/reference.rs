@@ -9,6 +9,7 @@
 //! highp arithmetic with the same driver model (the promoted test in the same mode).
 
 use super::classify::{bounds_evidence, Evidence};
+use super::judge::uniform_rgba;
 use super::predict::ProbePrediction;
 use super::reduced::compiler_stage;
 use crate::results::{ProbeResult, TestResult};
@@ -84,6 +85,12 @@ fn probe_decided(probe: &ProbeResult, prediction: &ProbePrediction) -> bool {
         return false;
     }
     let channels = probe.observed.len().min(prediction.channels);
+    // A region that holds the same numbers everywhere is decided by its first pixel.
+    let (w, h) = if uniform_rgba(&probe.region_observed) && prediction.uniform() {
+        (w.min(1), h.min(1))
+    } else {
+        (w, h)
+    };
     (0..h).all(|dy| {
         (0..w).all(|dx| {
             let base = (dy as usize * w as usize + dx as usize) * 4;
