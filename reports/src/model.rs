@@ -101,9 +101,9 @@ pub struct Channel {
     pub mediump_bounds: (f64, f64),
     /// The channel verdict (`lowered`, `not-lowered`, `kept-highp`, ...).
     pub verdict: String,
-    /// The lines of evidence that said something (`reference lowered, bounds none`), when
-    /// the results record them.
-    pub evidence: Option<String>,
+    /// The lines of evidence that said something (`reference lowered`, `bounds lowered`);
+    /// empty when none did.
+    pub evidence: Vec<String>,
     /// Whether `o` equals `m` bit for bit.
     pub matches_mediump: bool,
     /// |o - exact| in binary16 ULPs.

@@ -128,11 +128,7 @@ fn run_section(run: &Run, test: &TestRun) -> String {
                         num(ch.exact),
                         interval_cell(ch.highp_bounds),
                         interval_cell(ch.mediump_bounds),
-                        ch.evidence.as_deref().map_or_else(
-                            || "—".to_string(),
-                            // One line of evidence per line of the cell: the table stays narrow.
-                            |e| e.split(", ").map(esc).collect::<Vec<_>>().join("<br>")
-                        ),
+                        evidence_cell(&ch.evidence),
                         html::verdict_badge(Some(&ch.verdict)),
                         ulps(ch.ulp16_error),
                         ulps(ch.ulp32_error),
@@ -344,4 +340,17 @@ fn logs_section(site: &Site, name: &str) -> String {
 /// An interval in a table cell: each end on a line of its own, so the probe table fits.
 fn interval_cell(bounds: (f64, f64)) -> String {
     interval(bounds).replacen(", ", ",<br>", 1)
+}
+
+/// The lines of evidence in a table cell, one a line so the probe table stays narrow; `none`
+/// when no line said anything.
+fn evidence_cell(lines: &[String]) -> String {
+    if lines.is_empty() {
+        return "none".to_string();
+    }
+    lines
+        .iter()
+        .map(|l| esc(l))
+        .collect::<Vec<_>>()
+        .join("<br>")
 }

@@ -78,7 +78,7 @@ impl<D: Domain> Invocation<'_, D> {
                     if o.first().is_some_and(|o| matches!(o.kind, ExprKind::Texture(_))));
                 floats(&|x| {
                     One::F(if texel {
-                        super::texture::texel_to_half(d, x, width)
+                        super::texture::reduced_texel(d, x, width)
                     } else {
                         d.convert(x, width)
                     })

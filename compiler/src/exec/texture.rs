@@ -148,7 +148,7 @@ impl<D: Domain> Invocation<'_, D> {
                             };
                             let x = d.enter(modelled, lo, hi, Width::Single);
                             if lowered {
-                                texel_to_half(d, x, width)
+                                reduced_texel(d, x, width)
                             } else {
                                 x
                             }
@@ -309,7 +309,7 @@ fn unorm8_extended(texel: f32) -> f64 {
 
 /// A texel entering the format of `width` (binary16, or lowp's), converted as the driver's
 /// profile says; a domain that tracks ranges takes both conversions, as the spec allows.
-pub(super) fn texel_to_half<D: Domain>(d: &D, x: D::F, width: Width) -> D::F {
+pub(super) fn reduced_texel<D: Domain>(d: &D, x: D::F, width: Width) -> D::F {
     let truncated = || d.truncate(x, width);
     let rounded = || d.convert(x, width);
     if d.tracks_ranges() {

@@ -102,17 +102,16 @@ fn channel(c: &ChannelAnalysis) -> model::Channel {
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default(),
-        evidence: Some(evidence(&c.evidence)),
+        evidence: evidence(&c.evidence),
         matches_mediump: c.matches_mediump,
         ulp16_error: c.ulp16_error,
         ulp32_error: c.ulp32_error,
     }
 }
 
-/// The lines of evidence that said something, as `reference lowered, bounds none`; `none` when
-/// none did.
-fn evidence(e: &ChannelEvidence) -> String {
-    let said: Vec<String> = [
+/// The lines of evidence that said something, as `reference lowered`.
+fn evidence(e: &ChannelEvidence) -> Vec<String> {
+    [
         ("reference", e.reference),
         ("bounds", e.bounds),
         ("model", e.model),
@@ -120,12 +119,7 @@ fn evidence(e: &ChannelEvidence) -> String {
     .into_iter()
     .filter(|(_, line)| *line != Evidence::Silent)
     .map(|(name, line)| format!("{name} {}", line.as_str()))
-    .collect();
-    if said.is_empty() {
-        "none".to_string()
-    } else {
-        said.join(", ")
-    }
+    .collect()
 }
 
 /// `glGetShaderPrecisionFormat` per stage and type, from the run's context, as

@@ -56,6 +56,20 @@ pub struct ChannelPrediction {
 }
 
 impl ChannelPrediction {
+    /// Whether `other` holds the same numbers, bit for bit (`-0` and `0` differ, a NaN
+    /// equals the same NaN).
+    pub fn same_bits(&self, other: &ChannelPrediction) -> bool {
+        let f64s = |x: f64, y: f64| x.to_bits() == y.to_bits();
+        let intervals = |x: Interval, y: Interval| f64s(x.lo, y.lo) && f64s(x.hi, y.hi);
+        self.highp.to_bits() == other.highp.to_bits()
+            && self.mediump.to_bits() == other.mediump.to_bits()
+            && self.mediump_spec.to_bits() == other.mediump_spec.to_bits()
+            && f64s(self.exact, other.exact)
+            && intervals(self.highp_bounds, other.highp_bounds)
+            && intervals(self.mediump_bounds, other.mediump_bounds)
+            && self.forced.map(f32::to_bits) == other.forced.map(f32::to_bits)
+    }
+
     /// Whether acceptance intervals can prove lowering here: `m'` lies outside `H`, and `M`
     /// is bounded and reaches outside `H`.
     pub fn discriminates_by_bounds(&self) -> bool {

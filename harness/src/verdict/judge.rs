@@ -9,7 +9,8 @@
 
 use super::classify::{classify_channel, combine, severity, ChannelPrediction, Verdict};
 use super::predict::ProbePrediction;
-use crate::results::{ChannelAnalysis, ChannelVerdict, Interval, ProbeResult, TestResult};
+use crate::backend::emu::uniform_pixels;
+use crate::results::{ChannelAnalysis, ChannelVerdict, ProbeResult, TestResult};
 
 /// The RGBA values a probe read: its whole region when kept, else its reported pixel.
 struct Pixels<'a> {
@@ -68,11 +69,7 @@ impl<'a> Pixels<'a> {
 
 /// Whether every RGBA pixel of `rgba` holds the first one's values, bit for bit.
 pub(super) fn uniform_rgba(rgba: &[f32]) -> bool {
-    let mut pixels = rgba.chunks_exact(4);
-    let Some(first) = pixels.next() else {
-        return true;
-    };
-    pixels.all(|p| p.iter().zip(first).all(|(a, b)| a.to_bits() == b.to_bits()))
+    uniform_pixels(rgba, |a, b| a.to_bits() == b.to_bits())
 }
 
 /// How one probe's pixels were judged.
@@ -214,20 +211,11 @@ fn same_bits(
     a: &[(f32, Option<f32>, ChannelPrediction)],
     b: &[(f32, Option<f32>, ChannelPrediction)],
 ) -> bool {
-    let f32s = |x: f32, y: f32| x.to_bits() == y.to_bits();
-    let f64s = |x: f64, y: f64| x.to_bits() == y.to_bits();
-    let intervals = |x: Interval, y: Interval| f64s(x.lo, y.lo) && f64s(x.hi, y.hi);
     a.len() == b.len()
         && a.iter().zip(b).all(|((o, r, p), (o2, r2, q))| {
-            f32s(*o, *o2)
+            o.to_bits() == o2.to_bits()
                 && r.map(f32::to_bits) == r2.map(f32::to_bits)
-                && f32s(p.highp, q.highp)
-                && f32s(p.mediump, q.mediump)
-                && f32s(p.mediump_spec, q.mediump_spec)
-                && f64s(p.exact, q.exact)
-                && intervals(p.highp_bounds, q.highp_bounds)
-                && intervals(p.mediump_bounds, q.mediump_bounds)
-                && p.forced.map(f32::to_bits) == q.forced.map(f32::to_bits)
+                && p.same_bits(q)
         })
 }
 

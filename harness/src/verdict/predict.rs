@@ -121,7 +121,9 @@ impl ProbePrediction {
     /// Whether every pixel of the region has the first pixel's predictions, bit for bit.
     pub fn uniform(&self) -> bool {
         *self.uniform.get_or_init(|| match &self.source {
-            Source::Table(pixels) => pixels.windows(2).all(|w| w[0] == w[1]),
+            Source::Table(pixels) => pixels.windows(2).all(|w| {
+                w[0].len() == w[1].len() && w[0].iter().zip(&w[1]).all(|(a, b)| a.same_bits(b))
+            }),
             Source::Evaluations(evaluations) => evaluations.uniform(),
         })
     }

@@ -203,12 +203,18 @@ impl<F: Copy> ProbeValues<F> {
 
     /// Whether every pixel holds what the first one does, as `same` compares values.
     pub fn uniform(&self, same: impl Fn(&F, &F) -> bool) -> bool {
-        let mut pixels = self.rgba.chunks_exact(4);
-        let Some(first) = pixels.next() else {
-            return true;
-        };
-        pixels.all(|p| p.iter().zip(first).all(|(a, b)| same(a, b)))
+        uniform_pixels(&self.rgba, same)
     }
+}
+
+/// Whether every RGBA pixel of `rgba` holds what the first one does, as `same` compares
+/// values.
+pub fn uniform_pixels<F>(rgba: &[F], same: impl Fn(&F, &F) -> bool) -> bool {
+    let mut pixels = rgba.chunks_exact(4);
+    let Some(first) = pixels.next() else {
+        return true;
+    };
+    pixels.all(|p| p.iter().zip(first).all(|(a, b)| same(a, b)))
 }
 
 /// Runs `test` with its arithmetic in any numeric `domain` (the point modes, or acceptance
