@@ -172,55 +172,84 @@ impl<D: Domain> Draw<'_, D> {
     ) -> Result<(), Stop> {
         let shaded = self.vertices(attributes, count, (fb.width, fb.height))?;
         let triangles = assemble(topology, count);
-        let mut work: Vec<(usize, bool, Vec<Quad>)> = Vec::new();
-        for (t, &[a, b, c]) in triangles.iter().enumerate() {
-            let Some(window) = window_vertices(&shaded.positions, [a, b, c], (fb.width, fb.height))
-            else {
-                continue;
-            };
-            let snap = self.domain.driver().raster.subpixel_snap;
-            let (quads, front) = raster::triangle(window, fb.width, fb.height, self.needed, snap);
-            for chunk in quads.chunks(QUADS_PER_BATCH) {
-                work.push((t, front, chunk.to_vec()));
-            }
-        }
+        let snap = self.domain.driver().raster.subpixel_snap;
+        // Each triangle's quads, in draw order: (triangle, front facing, quads).
+        let rasters: Vec<(usize, bool, Vec<Quad>)> = triangles
+            .iter()
+            .enumerate()
+            .filter_map(|(t, &tri)| {
+                let window = window_vertices(&shaded.positions, tri, (fb.width, fb.height))?;
+                let (quads, front) =
+                    raster::triangle(window, fb.width, fb.height, self.needed, snap);
+                (!quads.is_empty()).then_some((t, front, quads))
+            })
+            .collect();
         let output = output_var(&self.program.fragment)?;
         let size = (fb.width, fb.height);
-        // The first batch that fails (a shader that loops forever) stops those not yet begun.
-        let shaded_batches: Vec<Colors<D::F>> = work
-            .par_iter()
-            .map(|(t, front, quads)| {
-                let [a, b, c] = triangles[*t];
-                self.fragments(&shaded, [a, b, c], *front, quads, output, size)
-            })
+        let shade = |r: usize, quads: &[Quad]| {
+            let (t, front, _) = &rasters[r];
+            self.fragments(&shaded, triangles[*t], *front, quads, output, size)
+        };
+        // Each triangle's first batch. One that read nothing varying from fragment to
+        // fragment coloured every fragment of its triangle alike: the triangle's other
+        // batches take its colour unshaded. The first batch that fails (a shader that loops
+        // forever) stops those not yet begun.
+        let firsts: Vec<Shading<D::F>> = (0..rasters.len())
+            .into_par_iter()
+            .map(|r| shade(r, first_batch(&rasters[r].2)))
             .collect::<Result<_, Stop>>()?;
-        for ((_, _, quads), colors) in work.iter().zip(shaded_batches) {
-            for lane in 0..quads.len() * 4 {
-                let quad = &quads[lane / 4];
-                let k = lane % 4;
-                let Some(color) = colors.get(lane).filter(|_| quad.covered[k]) else {
-                    continue;
-                };
-                let (x, y) = (quad.x + k as u32 % 2, quad.y + k as u32 / 2);
-                let index = fb.index(x, y);
-                if let Some(pixel) = fb.pixels.get_mut(index) {
-                    *pixel = match self.blend {
-                        None => color,
-                        Some(blend) => {
-                            let d = self.domain;
-                            let s = blend.src.weights(d, color, *pixel);
-                            let t = blend.dst.weights(d, color, *pixel);
-                            [0, 1, 2, 3].map(|c| {
-                                let from = d.binary(Binary::Mul, color[c], s[c], Width::Single);
-                                let kept = d.binary(Binary::Mul, pixel[c], t[c], Width::Single);
-                                d.binary(Binary::Add, from, kept, Width::Single)
-                            })
-                        }
-                    };
-                }
+        let rest: Vec<(usize, &[Quad])> = rasters
+            .iter()
+            .enumerate()
+            .filter(|(r, _)| firsts[*r].alike().is_none())
+            .flat_map(|(r, (_, _, quads))| {
+                quads.chunks(QUADS_PER_BATCH).skip(1).map(move |c| (r, c))
+            })
+            .collect();
+        let rest_colors: Vec<Colors<D::F>> = rest
+            .par_iter()
+            .map(|&(r, quads)| shade(r, quads).map(|s| s.colors))
+            .collect::<Result<_, Stop>>()?;
+        let mut rest = rest.iter().zip(&rest_colors).peekable();
+        for (r, (_, _, quads)) in rasters.iter().enumerate() {
+            let first = &firsts[r];
+            if let Some(color) = first.alike() {
+                self.write(quads, &Colors::Same(color), fb);
+                continue;
+            }
+            self.write(first_batch(quads), &first.colors, fb);
+            while let Some(((_, quads), colors)) = rest.next_if(|((at, _), _)| *at == r) {
+                self.write(quads, colors, fb);
             }
         }
         Ok(())
+    }
+
+    /// Writes (or blends) the colours a batch of `quads` gave into `fb`.
+    fn write(&self, quads: &[Quad], colors: &Colors<D::F>, fb: &mut Framebuffer<D::F>) {
+        for (lane, quad) in (0..quads.len() * 4).map(|lane| (lane, &quads[lane / 4])) {
+            let k = lane % 4;
+            let Some(color) = colors.get(lane).filter(|_| quad.covered[k]) else {
+                continue;
+            };
+            let (x, y) = (quad.x + k as u32 % 2, quad.y + k as u32 / 2);
+            let index = fb.index(x, y);
+            if let Some(pixel) = fb.pixels.get_mut(index) {
+                *pixel = match self.blend {
+                    None => color,
+                    Some(blend) => {
+                        let d = self.domain;
+                        let s = blend.src.weights(d, color, *pixel);
+                        let t = blend.dst.weights(d, color, *pixel);
+                        [0, 1, 2, 3].map(|c| {
+                            let from = d.binary(Binary::Mul, color[c], s[c], Width::Single);
+                            let kept = d.binary(Binary::Mul, pixel[c], t[c], Width::Single);
+                            d.binary(Binary::Add, from, kept, Width::Single)
+                        })
+                    }
+                };
+            }
+        }
     }
 
     fn vertices(
@@ -362,7 +391,7 @@ impl<D: Domain> Draw<'_, D> {
         quads: &[Quad],
         output: VarId,
         size: (u32, u32),
-    ) -> Result<Colors<D::F>, Stop> {
+    ) -> Result<Shading<D::F>, Stop> {
         let module = &self.program.fragment;
         let lanes = quads.len() * 4;
         let mut inv = Invocation::new(
@@ -394,6 +423,8 @@ impl<D: Domain> Draw<'_, D> {
                 .collect()
         };
         let uses = &self.program.fragment_uses;
+        // Whether some input the shader reads differs from one fragment to the next.
+        let mut varies = false;
         for (i, var) in module.variables.iter().enumerate() {
             let id = VarId(i as u32);
             if !uses.get(i).copied().unwrap_or(false) {
@@ -430,9 +461,12 @@ impl<D: Domain> Draw<'_, D> {
                         |a| ranges_at(a, true),
                     );
                     let round = self.domain.driver().interface.round_varyings;
-                    inv.set(id, self.reduced(value, var, round));
+                    let value = self.reduced(value, var, round);
+                    varies |= !value.iter().all(Lanes::is_uniform);
+                    inv.set(id, value);
                 }
                 (VarMode::SystemValue, "gl_FragCoord") => {
+                    varies = true;
                     let d = self.domain;
                     let coord = |f: &dyn Fn(usize) -> f32| {
                         Lanes::Float((0..lanes).map(|l| d.constant(f64::from(f(l)))).collect())
@@ -500,9 +534,10 @@ impl<D: Domain> Draw<'_, D> {
         };
         let any_open = open.contains(&true);
         if color.iter().all(|l| l.is_uniform()) && !killed.contains(&true) && !any_open {
-            return Ok(Colors::Same([0, 1, 2, 3].map(|c| component(c, 0))));
+            let colors = Colors::Same([0, 1, 2, 3].map(|c| component(c, 0)));
+            return Ok(Shading { colors, varies });
         }
-        Ok(Colors::PerLane(
+        let colors = Colors::PerLane(
             (0..lanes)
                 .map(|lane| {
                     let dead = killed.get(lane).copied().unwrap_or(false);
@@ -513,7 +548,8 @@ impl<D: Domain> Draw<'_, D> {
                     (!dead).then(|| [0, 1, 2, 3].map(|c| component(c, lane)))
                 })
                 .collect(),
-        ))
+        );
+        Ok(Shading { colors, varies })
     }
 }
 
@@ -540,6 +576,28 @@ impl<D: Domain> Draw<'_, D> {
             })
             .collect()
     }
+}
+
+/// What a batch of fragments wrote, and whether anything they read varied between them.
+struct Shading<F> {
+    colors: Colors<F>,
+    varies: bool,
+}
+
+impl<F: Copy> Shading<F> {
+    /// The colour every fragment of the triangle writes, when the batch read nothing that
+    /// varies from fragment to fragment and wrote one colour everywhere.
+    fn alike(&self) -> Option<[F; 4]> {
+        match self.colors {
+            Colors::Same(color) if !self.varies => Some(color),
+            _ => None,
+        }
+    }
+}
+
+/// A triangle's first batch of quads.
+fn first_batch(quads: &[Quad]) -> &[Quad] {
+    &quads[..quads.len().min(QUADS_PER_BATCH)]
 }
 
 /// The colours a batch of fragments wrote.
