@@ -6,7 +6,7 @@
 //! that holds the binary16, binary32 or binary64 result exactly. A later interval domain (the
 //! acceptance intervals of a verdict) implements the same trait with an interval type.
 
-use crate::profile::{Binary32, Choices, ExpLog, Fma, Log2, Pow};
+use crate::profile::{Binary32, Choices, ExpLog, Fma, Log2, Pow, Transcendentals};
 use half::f16;
 
 /// The width an operation computes in, from its IR result type.
@@ -352,6 +352,12 @@ impl Domain for Rounding {
             return unary64(op, a);
         };
         let a = self.round(a, Some(w));
+        if w == Width::Single && self.driver.arithmetic.transcendentals == Transcendentals::Gallivm
+        {
+            if let Some(value) = self.gallivm(op, a) {
+                return value;
+            }
+        }
         match op {
             Unary::Exp | Unary::Log if self.driver.arithmetic.exp_log == ExpLog::Exp2Log2 => {
                 self.natural(op, a, w)

@@ -25,6 +25,7 @@ pub mod bounds;
 mod convert;
 pub mod domain;
 mod eval;
+mod gallivm;
 pub mod guided;
 mod intrinsic;
 pub mod layout;

@@ -67,6 +67,13 @@ uniform vec4 z 1.0 1.000244140625 0.0 0.0\nuniform vec4 w -1.0 1.000244140625 0.
 uniform vec4 mx 64.0 1.0 1.0 -64.0\nuniform vec4 my 32.0 1.0 1.0 32.0
 uniform vec4 mz 1.0 1.015625 0.0 0.0\nuniform vec4 mw -1.0 1.015625 0.0 0.0";
 
+/// The body of the transcendental probes: highp built-ins of uniforms.
+const TRANSCENDENTALS: &str = "precision highp float;\nuniform vec4 x;\nout vec4 color;\n\
+     void main() { color = vec4(exp2(x.x), exp2(x.y), log2(x.z), sin(x.w)); }\n";
+
+/// Their arguments, found by searching for channels where every way of computing differs.
+const TRANSCENDENTAL_ARGUMENTS: &str = "uniform vec4 x -2.562 -2.456 0.798 0.924";
+
 /// Every probe of the battery, one per choice of `halfcheck_compiler::profile::CHOICES`.
 pub fn battery() -> Vec<Probe> {
     let at0 = &[(0, 0)][..];
@@ -312,6 +319,17 @@ pub fn battery() -> Vec<Probe> {
                 "uniform vec2 x 7.3 1.7\nuniform vec2 y 2.9 13.1\nuniform vec2 mx 7.3 1.7\nuniform vec2 my 2.9 3.1",
                 at0,
             ),
+        ),
+        // binary32 exp2, log2, sin and cos where gallivm's polynomials (split or fused
+        // multiply-adds, binary32 or x87 steps) and the correctly rounded functions part.
+        probe(
+            "arithmetic.transcendentals",
+            fragment_test(TRANSCENDENTALS, TRANSCENDENTAL_ARGUMENTS, at0),
+        ),
+        // The same: exp2 of these two shows whether gallivm's multiply-adds are fused.
+        probe(
+            "arithmetic.polynomial_fma",
+            fragment_test(TRANSCENDENTALS, TRANSCENDENTAL_ARGUMENTS, at0),
         ),
         // 8-bit texels through a mediump sampler: truncated or rounded into binary16.
         probe(
