@@ -92,6 +92,8 @@ pub struct Arithmetic {
     pub transcendentals: Transcendentals,
     /// How the multiply-adds inside the driver's own polynomial approximations round.
     pub polynomial_fma: Fma,
+    /// Where a float variable assigned in a loop the driver keeps lives.
+    pub loop_variables: LoopVariables,
 }
 
 impl Default for Arithmetic {
@@ -110,6 +112,7 @@ impl Default for Arithmetic {
             pow: Pow::Exp2Log2,
             transcendentals: Transcendentals::Gallivm,
             polynomial_fma: Fma::Fused,
+            loop_variables: LoopVariables::Memory,
         }
     }
 }
@@ -140,6 +143,19 @@ pub enum Transcendentals {
     /// its multiply-adds as [`Arithmetic::polynomial_fma`] says.
     #[default]
     Gallivm,
+}
+
+/// Where a float variable assigned inside a loop that stays a loop (one NIR does not unroll:
+/// its trip count is no compile-time constant) lives, when binary32 keeps extended precision.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoopVariables {
+    /// In registers: every assignment keeps extended precision.
+    Registers,
+    /// In memory (gallivm's allocas): every assignment rounds to binary32 (llvmpipe without
+    /// SSE).
+    #[default]
+    Memory,
 }
 
 /// How a multiply-add rounds (the `fma()` built-in, the multiply-adds of gallivm's
@@ -448,6 +464,11 @@ pub const CHOICES: &[Choice] = &[
         key: "arithmetic.polynomial_fma",
         meaning: "the multiply-adds inside gallivm's polynomials (llvm.fmuladd): split rounds the product then the sum, fused rounds once (LLVM fuses them on a CPU with FMA)",
         values: &["split", "fused"],
+    },
+    Choice {
+        key: "arithmetic.loop_variables",
+        meaning: "with extended binary32, a float variable declared before a loop NIR keeps (its trip count is no compile-time constant) and assigned inside it: registers keeps extended precision, memory rounds every assignment to binary32",
+        values: &["registers", "memory"],
     },
     Choice {
         key: "texture.texel_to_f16",

@@ -54,12 +54,19 @@ fn unfaithful(truth: &Choices, inferred: &Inference) -> Option<String> {
 
 /// Choices the default profile hides, with the choice and value that shows them: `log2`'s
 /// two forms are forms of the correctly rounded functions, which llvmpipe's gallivm
-/// polynomials replace.
-const SHOWN_BY: &[(&str, &str, &str)] = &[(
-    "arithmetic.log2",
-    "arithmetic.transcendentals",
-    "correctly_rounded",
-)];
+/// polynomials replace; where loop variables live shows only at extended precision.
+const SHOWN_BY: &[(&str, &str, &str)] = &[
+    (
+        "arithmetic.log2",
+        "arithmetic.transcendentals",
+        "correctly_rounded",
+    ),
+    (
+        "arithmetic.loop_variables",
+        "arithmetic.binary32",
+        "extended",
+    ),
+];
 
 /// The profile every value of `key` is read back from: the default, or what shows `key`.
 fn base_for(key: &str) -> Choices {

@@ -6,7 +6,7 @@
 //! that holds the binary16, binary32 or binary64 result exactly. A later interval domain (the
 //! acceptance intervals of a verdict) implements the same trait with an interval type.
 
-use crate::profile::{Binary32, Choices, ExpLog, Fma, Log2, Pow, Transcendentals};
+use crate::profile::{Binary32, Choices, ExpLog, Fma, Log2, LoopVariables, Pow, Transcendentals};
 use half::f16;
 
 /// The width an operation computes in, from its IR result type.
@@ -193,6 +193,15 @@ pub trait Domain: Sync {
     fn enter(&self, point: f64, lo: f64, hi: f64, width: Width) -> Self::F {
         let _ = (lo, hi, width);
         self.constant(point)
+    }
+    /// Whether float variables assigned in loops the driver keeps live in memory, where
+    /// [`Domain::stored`] holds them (false: they keep what the arithmetic gives).
+    fn keeps_loop_variables_in_memory(&self) -> bool {
+        false
+    }
+    /// A float as a variable in memory holds it.
+    fn stored(&self, x: Self::F) -> Self::F {
+        x
     }
     /// `a`, or `b`: two values a conforming driver may compute for one thing (two forms of a
     /// built-in, two ways of a branch). Point domains keep `a`, the modelled driver's.
@@ -430,6 +439,16 @@ impl Domain for Rounding {
 
     fn driver(&self) -> Choices {
         self.driver
+    }
+
+    fn keeps_loop_variables_in_memory(&self) -> bool {
+        self.mode != Mode::Exact
+            && self.extended(Width::Single)
+            && self.driver.arithmetic.loop_variables == LoopVariables::Memory
+    }
+
+    fn stored(&self, x: f64) -> f64 {
+        self.flush(f64::from(x as f32))
     }
 
     fn compare(&self, op: Compare, a: f64, b: f64) -> bool {

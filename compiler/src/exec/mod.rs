@@ -30,6 +30,7 @@ pub mod guided;
 mod intrinsic;
 pub mod layout;
 mod library;
+mod loops;
 mod ops;
 mod ranges;
 mod run;
@@ -46,6 +47,7 @@ pub use value::{Lanes, Value};
 
 use crate::front::span::Span;
 use crate::ir::{Module, VarId, VarMode};
+use std::collections::HashMap;
 
 /// Why a shader could not be run: what, and where in its source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,6 +97,9 @@ pub struct Invocation<'a, D: Domain> {
     return_value: Option<Value<D::F>>,
     depth: u32,
     budget: u64,
+    /// Per loop whose variables live in memory, the variables it carries (empty unless the
+    /// driver keeps them there).
+    kept_loops: HashMap<Span, Vec<VarId>>,
 }
 
 impl<'a, D: Domain> Invocation<'a, D> {
@@ -118,6 +123,11 @@ impl<'a, D: Domain> Invocation<'a, D> {
             return_value: None,
             depth: 0,
             budget: 0,
+            kept_loops: if domain.keeps_loop_variables_in_memory() {
+                loops::kept_loops(module)
+            } else {
+                HashMap::new()
+            },
         }
     }
 

@@ -16,7 +16,7 @@ use super::eval::Offset;
 use super::layout;
 use super::value::{Lanes, Value};
 use super::{error, Domain, ExecResult, Invocation};
-use crate::ir::{Block, Expr, FuncId, Stmt, Type, VarMode};
+use crate::ir::{Block, Expr, FuncId, Stmt, Type, VarId, VarMode};
 
 /// The deepest call chain allowed (GLSL forbids recursion; this only guards).
 const MAX_DEPTH: u32 = 64;
@@ -238,12 +238,14 @@ impl<D: Domain> Invocation<'_, D> {
     }
 
     fn looped(&mut self, body: &Block, span: crate::front::span::Span) -> ExecResult<()> {
+        let carried = self.kept_loops.get(&span).cloned().unwrap_or_default();
         let entry = self.state.mask.clone();
         let n = self.lanes;
         let outer_brk = std::mem::replace(&mut self.state.brk, vec![false; n]);
         while any(&self.state.mask) {
             let outer_cont = std::mem::replace(&mut self.state.cont, vec![false; n]);
             self.block(body)?;
+            self.store_in_memory(&carried);
             let cont = std::mem::replace(&mut self.state.cont, outer_cont);
             for (m, c) in self.state.mask.iter_mut().zip(cont) {
                 *m |= c;
@@ -257,6 +259,21 @@ impl<D: Domain> Invocation<'_, D> {
             *m = entry[i] && brk[i];
         }
         Ok(())
+    }
+
+    /// The variables a kept loop carries from one iteration to the next (or out of it), as
+    /// memory holds them.
+    fn store_in_memory(&mut self, carried: &[VarId]) {
+        let domain = self.domain;
+        for var in carried {
+            if let Some(Some(value)) = self.vars.get_mut(var.0 as usize) {
+                for lanes in value.iter_mut() {
+                    if let Lanes::Float(xs) = lanes {
+                        xs.iter_mut().for_each(|x| *x = domain.stored(*x));
+                    }
+                }
+            }
+        }
     }
 
     fn call(
