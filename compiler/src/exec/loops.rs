@@ -5,10 +5,11 @@
 //! breaks out of it compares induction variables (set from constants before the loop,
 //! stepped by constants inside it) with constants, and it ends within
 //! [`MAX_UNROLLED_ITERATIONS`]. Any other loop stays a loop, and the values its variables
-//! carry from one iteration to the next, or out of it, pass through memory (measured on
-//! llvmpipe without SSE: a float accumulated in a loop of a uniform trip count, or of 33
-//! iterations, is rounded to binary32 at every iteration; the same loop of 32 iterations keeps
-//! x87 extended precision, and a value assigned and read within one iteration keeps it too).
+//! carry into it, from one iteration to the next, or out of it, pass through memory (measured
+//! on llvmpipe without SSE: a float accumulated in a loop of a uniform trip count, or of 33
+//! iterations, is rounded to binary32 on entry and at every iteration; the same loop of 32
+//! iterations keeps x87 extended precision, and a value assigned and read within one
+//! iteration keeps it too).
 
 use crate::front::span::Span;
 use crate::ir::{

@@ -239,6 +239,8 @@ impl<D: Domain> Invocation<'_, D> {
 
     fn looped(&mut self, body: &Block, span: crate::front::span::Span) -> ExecResult<()> {
         let carried = self.kept_loops.get(&span).cloned().unwrap_or_default();
+        // The value entering the loop is stored too.
+        self.store_in_memory(&carried);
         let entry = self.state.mask.clone();
         let n = self.lanes;
         let outer_brk = std::mem::replace(&mut self.state.brk, vec![false; n]);
@@ -261,8 +263,8 @@ impl<D: Domain> Invocation<'_, D> {
         Ok(())
     }
 
-    /// The variables a kept loop carries from one iteration to the next (or out of it), as
-    /// memory holds them.
+    /// The variables a kept loop carries into it, from one iteration to the next and out of
+    /// it, as memory holds them.
     fn store_in_memory(&mut self, carried: &[VarId]) {
         let domain = self.domain;
         for var in carried {
