@@ -92,8 +92,9 @@ pub struct Arithmetic {
     pub transcendentals: Transcendentals,
     /// How the multiply-adds inside the driver's own polynomial approximations round.
     pub polynomial_fma: Fma,
-    /// Where a float variable assigned in a loop the driver keeps lives.
-    pub loop_variables: LoopVariables,
+    /// Where a float variable assigned in masked control flow (a loop the driver keeps, an
+    /// `if` on a varying condition) lives.
+    pub control_flow_variables: ControlFlowVariables,
 }
 
 impl Default for Arithmetic {
@@ -112,7 +113,7 @@ impl Default for Arithmetic {
             pow: Pow::Exp2Log2,
             transcendentals: Transcendentals::Gallivm,
             polynomial_fma: Fma::Fused,
-            loop_variables: LoopVariables::Memory,
+            control_flow_variables: ControlFlowVariables::Memory,
         }
     }
 }
@@ -145,15 +146,17 @@ pub enum Transcendentals {
     Gallivm,
 }
 
-/// Where a float variable assigned inside a loop that stays a loop (one NIR does not unroll:
-/// its trip count is no compile-time constant) lives, when binary32 keeps extended precision.
+/// Where a float variable lives, when binary32 keeps extended precision, that is assigned
+/// inside a loop that stays a loop (one NIR does not unroll: its trip count is no
+/// compile-time constant, or too long) or inside an `if` whose condition varies per
+/// invocation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum LoopVariables {
-    /// In registers: every assignment keeps extended precision.
+pub enum ControlFlowVariables {
+    /// In registers: it keeps extended precision.
     Registers,
-    /// In memory (gallivm's allocas): every assignment rounds to binary32 (llvmpipe without
-    /// SSE).
+    /// In memory: rounded to binary32 where it enters the loop, after every iteration and
+    /// where the branches of the `if` join (llvmpipe without SSE).
     #[default]
     Memory,
 }
@@ -466,8 +469,8 @@ pub const CHOICES: &[Choice] = &[
         values: &["split", "fused"],
     },
     Choice {
-        key: "arithmetic.loop_variables",
-        meaning: "with extended binary32, a float variable declared before a loop NIR keeps (its trip count is no compile-time constant) and assigned inside it: registers keeps extended precision, memory rounds every assignment to binary32",
+        key: "arithmetic.control_flow_variables",
+        meaning: "with extended binary32, a float variable declared outside and assigned inside a loop NIR keeps (its trip count unknown or over 32) or an if on a varying condition: registers keeps extended precision, memory rounds it to binary32 entering the loop, after each iteration and after the if",
         values: &["registers", "memory"],
     },
     Choice {

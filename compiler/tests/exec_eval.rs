@@ -99,7 +99,7 @@ fn accumulated(start: &str, trip_count: &str, place: &str) -> (f64, f64) {
     let module = fragment(&src, false);
     let choices = halfcheck_compiler::Choices::default()
         .with("arithmetic.binary32", "extended")
-        .and_then(|c| c.with("arithmetic.loop_variables", place))
+        .and_then(|c| c.with("arithmetic.control_flow_variables", place))
         .expect("valid choices");
     let domain = Rounding::with(Mode::Highp, choices);
     let mut inv = Invocation::new(&module, &domain, &NoTextures, 4, Arrangement::Quads);

@@ -62,7 +62,7 @@ const SHOWN_BY: &[(&str, &str, &str)] = &[
         "correctly_rounded",
     ),
     (
-        "arithmetic.loop_variables",
+        "arithmetic.control_flow_variables",
         "arithmetic.binary32",
         "extended",
     ),

@@ -6,7 +6,9 @@
 //! that holds the binary16, binary32 or binary64 result exactly. A later interval domain (the
 //! acceptance intervals of a verdict) implements the same trait with an interval type.
 
-use crate::profile::{Binary32, Choices, ExpLog, Fma, Log2, LoopVariables, Pow, Transcendentals};
+use crate::profile::{
+    Binary32, Choices, ControlFlowVariables, ExpLog, Fma, Log2, Pow, Transcendentals,
+};
 use half::f16;
 
 /// The width an operation computes in, from its IR result type.
@@ -194,9 +196,10 @@ pub trait Domain: Sync {
         let _ = (lo, hi, width);
         self.constant(point)
     }
-    /// Whether float variables assigned in loops the driver keeps live in memory, where
-    /// [`Domain::stored`] holds them (false: they keep what the arithmetic gives).
-    fn keeps_loop_variables_in_memory(&self) -> bool {
+    /// Whether float variables assigned in masked control flow (loops the driver keeps, `if`s
+    /// on varying conditions) live in memory, where [`Domain::stored`] holds them (false:
+    /// they keep what the arithmetic gives).
+    fn keeps_control_flow_variables_in_memory(&self) -> bool {
         false
     }
     /// A float as a variable in memory holds it.
@@ -441,10 +444,10 @@ impl Domain for Rounding {
         self.driver
     }
 
-    fn keeps_loop_variables_in_memory(&self) -> bool {
+    fn keeps_control_flow_variables_in_memory(&self) -> bool {
         self.mode != Mode::Exact
             && self.extended(Width::Single)
-            && self.driver.arithmetic.loop_variables == LoopVariables::Memory
+            && self.driver.arithmetic.control_flow_variables == ControlFlowVariables::Memory
     }
 
     fn stored(&self, x: f64) -> f64 {

@@ -1,5 +1,5 @@
 //! Which loops a driver keeps as loops rather than unrolling them, so that the variables
-//! they assign live in memory (`arithmetic.loop_variables: memory`).
+//! they assign live in memory (`arithmetic.control_flow_variables: memory`).
 //!
 //! NIR unrolls a loop whose trip count it can compute, up to a limit: every condition that
 //! breaks out of it compares induction variables (set from constants before the loop,
@@ -47,7 +47,7 @@ pub(super) fn kept_loops(module: &Module) -> HashMap<Span, Vec<VarId>> {
 }
 
 /// The variables `body` assigns and does not declare.
-fn carried(body: &Block) -> Vec<VarId> {
+pub(super) fn carried(body: &Block) -> Vec<VarId> {
     let (mut assigned, mut declared) = (Vec::new(), Vec::new());
     statements(body, &mut |stmt| match stmt {
         Stmt::Assign { lhs, .. } => assigned.extend(lhs.variable()),
@@ -61,7 +61,7 @@ fn carried(body: &Block) -> Vec<VarId> {
 }
 
 /// Calls `f` on every statement of `block`, nested ones included.
-fn statements(block: &Block, f: &mut dyn FnMut(&Stmt)) {
+pub(super) fn statements(block: &Block, f: &mut dyn FnMut(&Stmt)) {
     for stmt in block {
         f(stmt);
         match stmt {
@@ -87,7 +87,7 @@ struct Assignment<'m> {
 }
 
 /// A condition that leaves a loop, and whether it leaves when the condition is true.
-type Exit<'m> = (&'m Expr, bool);
+pub(super) type Exit<'m> = (&'m Expr, bool);
 
 /// What one function body says about its loops.
 #[derive(Default)]
@@ -194,7 +194,7 @@ impl<'m> Facts<'m> {
 
 /// The exits of a loop body: the conditions of its `if`s (not in nested loops) with a
 /// `break` in a branch, and whether the `break` is taken when the condition holds.
-fn exits_of<'m>(block: &'m Block, out: &mut Vec<Exit<'m>>) {
+pub(super) fn exits_of<'m>(block: &'m Block, out: &mut Vec<Exit<'m>>) {
     for stmt in block {
         if let Stmt::If {
             condition,

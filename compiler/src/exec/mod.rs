@@ -23,6 +23,7 @@
 
 pub mod bounds;
 mod convert;
+mod divergence;
 pub mod domain;
 mod eval;
 mod gallivm;
@@ -100,6 +101,9 @@ pub struct Invocation<'a, D: Domain> {
     /// Per loop whose variables live in memory, the variables it carries (empty unless the
     /// driver keeps them there).
     kept_loops: HashMap<Span, Vec<VarId>>,
+    /// Per `if` on a varying condition, the variables it assigns (empty unless the driver
+    /// keeps them in memory).
+    varying_ifs: HashMap<Span, Vec<VarId>>,
 }
 
 impl<'a, D: Domain> Invocation<'a, D> {
@@ -112,7 +116,8 @@ impl<'a, D: Domain> Invocation<'a, D> {
         arrangement: Arrangement,
     ) -> Self {
         let lanes = lanes.max(1);
-        Invocation {
+        let in_memory = domain.keeps_control_flow_variables_in_memory();
+        let mut invocation = Invocation {
             module,
             domain,
             textures,
@@ -123,12 +128,14 @@ impl<'a, D: Domain> Invocation<'a, D> {
             return_value: None,
             depth: 0,
             budget: 0,
-            kept_loops: if domain.keeps_loop_variables_in_memory() {
-                loops::kept_loops(module)
-            } else {
-                HashMap::new()
-            },
+            kept_loops: HashMap::new(),
+            varying_ifs: HashMap::new(),
+        };
+        if in_memory {
+            invocation.kept_loops = loops::kept_loops(module);
+            invocation.varying_ifs = divergence::varying_ifs(module);
         }
+        invocation
     }
 
     /// Gives variable `id` a value before the run (uniforms, inputs, system values). Each

@@ -110,7 +110,7 @@ impl<D: Domain> Invocation<'_, D> {
                 condition,
                 then,
                 otherwise,
-                ..
+                span,
             } => {
                 let before = self
                     .domain
@@ -131,6 +131,9 @@ impl<D: Domain> Invocation<'_, D> {
                     self.both_ways(&c, &open, then, otherwise)?;
                 } else {
                     self.branch(&c, then, otherwise)?;
+                }
+                if let Some(assigned) = self.varying_ifs.get(span).cloned() {
+                    self.store_in_memory(&assigned);
                 }
             }
             Stmt::Loop { body, span } => self.looped(body, *span)?,
@@ -263,8 +266,9 @@ impl<D: Domain> Invocation<'_, D> {
         Ok(())
     }
 
-    /// The variables a kept loop carries into it, from one iteration to the next and out of
-    /// it, as memory holds them.
+    /// Variables that pass through memory (what a kept loop carries into it, from one
+    /// iteration to the next and out of it; what an `if` on a varying condition assigns), as
+    /// memory holds them.
     fn store_in_memory(&mut self, carried: &[VarId]) {
         let domain = self.domain;
         for var in carried {

@@ -333,14 +333,16 @@ pub fn battery() -> Vec<Probe> {
         ),
         // With x87 extended binary32, a loop of a uniform trip count: x accumulates 1000 +
         // 10 x 0.3 (rounded every iteration in memory: 1003 - 2^-13; in registers:
-        // 1003 + 2^-23), y = 1000 * 0.3 (300 in memory, 300.0000119 in registers).
+        // 1003 + 2^-23), y = 1000 * 0.3 (300 in memory, 300.0000119 in registers); and an
+        // if on gl_FragCoord: z = 1000 * 0.3 + 0.3 (rounded where the branches join).
         probe(
-            "arithmetic.loop_variables",
+            "arithmetic.control_flow_variables",
             fragment_test(
                 "precision highp float;\nuniform float x0, stp, lim;\nuniform int n;\nout vec4 color;\n\
                  void main() { float x = x0; float y = x0;\n\
                  for (int i = 0; i < n; i++) { x += stp; y = x0 * stp; }\n\
-                 color = vec4(x - lim, fract(y * 1024.0), 0.0, 1.0); }\n",
+                 float z = x0 * stp;\nif (gl_FragCoord.x > 0.0) { z = z + stp; }\n\
+                 color = vec4(x - lim, fract(y * 1024.0), fract(z * 1024.0), 1.0); }\n",
                 "uniform float x0 1000.0\nuniform float stp 0.3\nuniform float lim 1003.0\nuniform int n 10",
                 at0,
             ),
