@@ -87,6 +87,14 @@ pub struct Arithmetic {
     pub exp_log: ExpLog,
     /// How `pow` is computed.
     pub pow: Pow,
+    /// How binary32 `exp2`, `log2`, `sin` and `cos` (and what is built from them) are
+    /// evaluated.
+    pub transcendentals: Transcendentals,
+    /// How the multiply-adds inside the driver's own polynomial approximations round.
+    pub polynomial_fma: Fma,
+    /// Where a float variable assigned in masked control flow (a loop the driver keeps, an
+    /// `if` on a varying condition) lives.
+    pub control_flow_variables: ControlFlowVariables,
 }
 
 impl Default for Arithmetic {
@@ -103,6 +111,9 @@ impl Default for Arithmetic {
             log2: Log2::Direct,
             exp_log: ExpLog::Exp2Log2,
             pow: Pow::Exp2Log2,
+            transcendentals: Transcendentals::Gallivm,
+            polynomial_fma: Fma::Fused,
+            control_flow_variables: ControlFlowVariables::Memory,
         }
     }
 }
@@ -119,11 +130,43 @@ pub enum Binary32 {
     Extended,
 }
 
-/// The `fma()` built-in.
+/// How binary32 `exp2`, `log2`, `sin` and `cos` are evaluated (binary16 ones are the
+/// binary32 function of the argument, rounded, on every driver measured).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Transcendentals {
+    /// The correctly rounded function (C's libm: softpipe).
+    CorrectlyRounded,
+    /// Mesa's gallivm polynomials (llvmpipe): `exp2` by a degree-5 polynomial of the
+    /// fraction times a power of two, `log2` by a degree-4 polynomial in `((m-1)/(m+1))^2`
+    /// of the significand plus the exponent, `sin`/`cos` by Cephes' reduction modulo pi/4
+    /// and its two degree-3 polynomials; every step in the profile's binary32 arithmetic,
+    /// its multiply-adds as [`Arithmetic::polynomial_fma`] says.
+    #[default]
+    Gallivm,
+}
+
+/// Where a float variable lives, when binary32 keeps extended precision, that is assigned
+/// inside a loop that stays a loop (one NIR does not unroll: its trip count is no
+/// compile-time constant, or too long) or inside an `if` whose condition varies per
+/// invocation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ControlFlowVariables {
+    /// In registers: it keeps extended precision.
+    Registers,
+    /// In memory: rounded to binary32 where it enters the loop, after every iteration and
+    /// where the branches of the `if` join (llvmpipe without SSE).
+    #[default]
+    Memory,
+}
+
+/// How a multiply-add rounds (the `fma()` built-in, the multiply-adds of gallivm's
+/// polynomials).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Fma {
-    /// A rounded multiply, then a rounded add (llvmpipe's `lower_ffma`).
+    /// A rounded multiply, then a rounded add (llvmpipe's `lower_ffma` for `fma()`).
     #[default]
     Split,
     /// One rounding.
@@ -414,6 +457,21 @@ pub const CHOICES: &[Choice] = &[
         key: "arithmetic.pow",
         meaning: "pow: direct, or exp2_log2 as exp2(y log2 x), every step rounded",
         values: &["direct", "exp2_log2"],
+    },
+    Choice {
+        key: "arithmetic.transcendentals",
+        meaning: "binary32 exp2, log2, sin, cos (and exp, log, pow, tan, the hyperbolic functions built from them): correctly_rounded, or gallivm's polynomials evaluated in the binary32 arithmetic above",
+        values: &["correctly_rounded", "gallivm"],
+    },
+    Choice {
+        key: "arithmetic.polynomial_fma",
+        meaning: "the multiply-adds inside gallivm's polynomials (llvm.fmuladd): split rounds the product then the sum, fused rounds once (LLVM fuses them on a CPU with FMA)",
+        values: &["split", "fused"],
+    },
+    Choice {
+        key: "arithmetic.control_flow_variables",
+        meaning: "with extended binary32, a float variable declared outside and assigned inside a loop NIR keeps (its trip count unknown or over 32) or an if on a varying condition: registers keeps extended precision, memory rounds it to binary32 entering the loop, after each iteration and after the if",
+        values: &["registers", "memory"],
     },
     Choice {
         key: "texture.texel_to_f16",

@@ -85,3 +85,55 @@ gl_FragColor = vec4(s, 0.0, 0.0, 1.0); }";
     let module = fragment(src, true);
     assert_eq!(run(&module, Mode::Mediump, &[("n", 4.0)])[0], 4.0);
 }
+
+/// `c` of a shader that accumulates `x += 0.3` from `x = start` in a loop of `trip_count`
+/// iterations (`n` is a uniform 10, `x0` 1000), with llvmpipe without SSE's binary32 (x87
+/// extended) and loop variables in `place`: `(x - 1003, fract(x * 1024))`.
+fn accumulated(start: &str, trip_count: &str, place: &str) -> (f64, f64) {
+    let src = format!(
+        "#version 300 es\nprecision highp float;\nuniform float x0, stp;\nuniform int n;\n\
+         out vec4 c;\nvoid main() {{ float x = {start};\n\
+         for (int i = 0; i < {trip_count}; i++) {{ x += stp; }}\n\
+         c = vec4(x - 1003.0, fract(x * 1024.0), 0.0, 1.0); }}"
+    );
+    let module = fragment(&src, false);
+    let choices = halfcheck_compiler::Choices::default()
+        .with("arithmetic.binary32", "extended")
+        .and_then(|c| c.with("arithmetic.control_flow_variables", place))
+        .expect("valid choices");
+    let domain = Rounding::with(Mode::Highp, choices);
+    let mut inv = Invocation::new(&module, &domain, &NoTextures, 4, Arrangement::Quads);
+    for (name, value) in [("x0", 1000.0f32), ("stp", 0.3)] {
+        let id = find_var(&module, name, VarMode::Uniform).expect("uniform");
+        inv.set(id, vec![Lanes::Float(vec![f64::from(value)])]);
+    }
+    let n = find_var(&module, "n", VarMode::Uniform).expect("uniform");
+    inv.set(n, vec![Lanes::Int(vec![10])]);
+    inv.run(1_000_000).expect("runs");
+    let out = find_var(&module, "c", VarMode::ShaderOut).expect("output");
+    let c = inv.get(out).expect("written");
+    let at = |i: usize| c[i].floats().expect("floats")[0];
+    (at(0), at(1))
+}
+
+#[test]
+fn a_kept_loop_carries_its_variables_through_memory_at_binary32() {
+    // Measured on llvmpipe with GALLIUM_NOSSE=1: 1000 + 10 x 0.3 rounded to binary32 every
+    // iteration ends 2^-13 below 1003; in x87 registers 2^-23 above (0.3 is 0.3 + 2^-23/10).
+    assert_eq!(accumulated("x0", "n", "memory").0, -f64::powi(2.0, -13));
+    assert_eq!(accumulated("x0", "n", "registers").0, f64::powi(2.0, -23));
+    // A constant trip count: NIR unrolls the loop, nothing goes through memory.
+    assert_eq!(accumulated("x0", "10", "memory").0, f64::powi(2.0, -23));
+}
+
+#[test]
+fn a_kept_loop_stores_the_value_entering_it() {
+    // x0 * 0.3 is 300.0000119 at extended precision, 300 once stored: after three steps
+    // fract(x * 1024) is 0.5625 (measured on the driver, 0x3f100000); entering unrounded it
+    // would be 0.59375, and in registers throughout 0.61224365234375.
+    assert_eq!(accumulated("x0 * stp", "n - 7", "memory").1, 0.5625);
+    assert_eq!(
+        accumulated("x0 * stp", "n - 7", "registers").1,
+        0.61224365234375
+    );
+}

@@ -52,12 +52,38 @@ fn unfaithful(truth: &Choices, inferred: &Inference) -> Option<String> {
         .then(|| "the inferred profile predicts the battery otherwise".to_owned())
 }
 
+/// Choices the default profile hides, with the choice and value that shows them: `log2`'s
+/// two forms are forms of the correctly rounded functions, which llvmpipe's gallivm
+/// polynomials replace; where loop variables live shows only at extended precision.
+const SHOWN_BY: &[(&str, &str, &str)] = &[
+    (
+        "arithmetic.log2",
+        "arithmetic.transcendentals",
+        "correctly_rounded",
+    ),
+    (
+        "arithmetic.control_flow_variables",
+        "arithmetic.binary32",
+        "extended",
+    ),
+];
+
+/// The profile every value of `key` is read back from: the default, or what shows `key`.
+fn base_for(key: &str) -> Choices {
+    SHOWN_BY
+        .iter()
+        .filter(|(hidden, _, _)| *hidden == key)
+        .fold(Choices::default(), |base, (_, other, value)| {
+            base.with(other, value).expect("a valid value")
+        })
+}
+
 #[test]
 fn every_value_of_every_choice_is_read_back_from_the_emulator() {
     let mut failures = Vec::new();
     for choice in CHOICES {
         for value in choice.values {
-            let truth = Choices::default()
+            let truth = base_for(choice.key)
                 .with(choice.key, value)
                 .expect("a valid value");
             let inferred = inferrer().infer(&readings(&truth));

@@ -6,7 +6,9 @@
 //! that holds the binary16, binary32 or binary64 result exactly. A later interval domain (the
 //! acceptance intervals of a verdict) implements the same trait with an interval type.
 
-use crate::profile::{Binary32, Choices, ExpLog, Fma, Log2, Pow};
+use crate::profile::{
+    Binary32, Choices, ControlFlowVariables, ExpLog, Fma, Log2, Pow, Transcendentals,
+};
 use half::f16;
 
 /// The width an operation computes in, from its IR result type.
@@ -194,6 +196,16 @@ pub trait Domain: Sync {
         let _ = (lo, hi, width);
         self.constant(point)
     }
+    /// Whether float variables assigned in masked control flow (loops the driver keeps, `if`s
+    /// on varying conditions) live in memory, where [`Domain::stored`] holds them (false:
+    /// they keep what the arithmetic gives).
+    fn keeps_control_flow_variables_in_memory(&self) -> bool {
+        false
+    }
+    /// A float as a variable in memory holds it.
+    fn stored(&self, x: Self::F) -> Self::F {
+        x
+    }
     /// `a`, or `b`: two values a conforming driver may compute for one thing (two forms of a
     /// built-in, two ways of a branch). Point domains keep `a`, the modelled driver's.
     fn either(&self, a: Self::F, b: Self::F) -> Self::F {
@@ -352,6 +364,12 @@ impl Domain for Rounding {
             return unary64(op, a);
         };
         let a = self.round(a, Some(w));
+        if w == Width::Single && self.driver.arithmetic.transcendentals == Transcendentals::Gallivm
+        {
+            if let Some(value) = self.gallivm(op, a) {
+                return value;
+            }
+        }
         match op {
             Unary::Exp | Unary::Log if self.driver.arithmetic.exp_log == ExpLog::Exp2Log2 => {
                 self.natural(op, a, w)
@@ -424,6 +442,16 @@ impl Domain for Rounding {
 
     fn driver(&self) -> Choices {
         self.driver
+    }
+
+    fn keeps_control_flow_variables_in_memory(&self) -> bool {
+        self.mode != Mode::Exact
+            && self.extended(Width::Single)
+            && self.driver.arithmetic.control_flow_variables == ControlFlowVariables::Memory
+    }
+
+    fn stored(&self, x: f64) -> f64 {
+        self.flush(f64::from(x as f32))
     }
 
     fn compare(&self, op: Compare, a: f64, b: f64) -> bool {

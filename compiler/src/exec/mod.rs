@@ -23,12 +23,15 @@
 
 pub mod bounds;
 mod convert;
+mod divergence;
 pub mod domain;
 mod eval;
+mod gallivm;
 pub mod guided;
 mod intrinsic;
 pub mod layout;
 mod library;
+mod loops;
 mod ops;
 mod ranges;
 mod run;
@@ -45,6 +48,7 @@ pub use value::{Lanes, Value};
 
 use crate::front::span::Span;
 use crate::ir::{Module, VarId, VarMode};
+use std::collections::HashMap;
 
 /// Why a shader could not be run: what, and where in its source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,6 +98,12 @@ pub struct Invocation<'a, D: Domain> {
     return_value: Option<Value<D::F>>,
     depth: u32,
     budget: u64,
+    /// Per loop whose variables live in memory, the variables it carries (empty unless the
+    /// driver keeps them there).
+    kept_loops: HashMap<Span, Vec<VarId>>,
+    /// Per `if` on a varying condition, the variables it assigns (empty unless the driver
+    /// keeps them in memory).
+    varying_ifs: HashMap<Span, Vec<VarId>>,
 }
 
 impl<'a, D: Domain> Invocation<'a, D> {
@@ -106,7 +116,8 @@ impl<'a, D: Domain> Invocation<'a, D> {
         arrangement: Arrangement,
     ) -> Self {
         let lanes = lanes.max(1);
-        Invocation {
+        let in_memory = domain.keeps_control_flow_variables_in_memory();
+        let mut invocation = Invocation {
             module,
             domain,
             textures,
@@ -117,7 +128,14 @@ impl<'a, D: Domain> Invocation<'a, D> {
             return_value: None,
             depth: 0,
             budget: 0,
+            kept_loops: HashMap::new(),
+            varying_ifs: HashMap::new(),
+        };
+        if in_memory {
+            invocation.kept_loops = loops::kept_loops(module);
+            invocation.varying_ifs = divergence::varying_ifs(module);
         }
+        invocation
     }
 
     /// Gives variable `id` a value before the run (uniforms, inputs, system values). Each

@@ -16,7 +16,7 @@ use super::eval::Offset;
 use super::layout;
 use super::value::{Lanes, Value};
 use super::{error, Domain, ExecResult, Invocation};
-use crate::ir::{Block, Expr, FuncId, Stmt, Type, VarMode};
+use crate::ir::{Block, Expr, FuncId, Stmt, Type, VarId, VarMode};
 
 /// The deepest call chain allowed (GLSL forbids recursion; this only guards).
 const MAX_DEPTH: u32 = 64;
@@ -110,7 +110,7 @@ impl<D: Domain> Invocation<'_, D> {
                 condition,
                 then,
                 otherwise,
-                ..
+                span,
             } => {
                 let before = self
                     .domain
@@ -131,6 +131,9 @@ impl<D: Domain> Invocation<'_, D> {
                     self.both_ways(&c, &open, then, otherwise)?;
                 } else {
                     self.branch(&c, then, otherwise)?;
+                }
+                if let Some(assigned) = self.varying_ifs.get(span).cloned() {
+                    self.store_in_memory(&assigned);
                 }
             }
             Stmt::Loop { body, span } => self.looped(body, *span)?,
@@ -238,12 +241,16 @@ impl<D: Domain> Invocation<'_, D> {
     }
 
     fn looped(&mut self, body: &Block, span: crate::front::span::Span) -> ExecResult<()> {
+        let carried = self.kept_loops.get(&span).cloned().unwrap_or_default();
+        // The value entering the loop is stored too.
+        self.store_in_memory(&carried);
         let entry = self.state.mask.clone();
         let n = self.lanes;
         let outer_brk = std::mem::replace(&mut self.state.brk, vec![false; n]);
         while any(&self.state.mask) {
             let outer_cont = std::mem::replace(&mut self.state.cont, vec![false; n]);
             self.block(body)?;
+            self.store_in_memory(&carried);
             let cont = std::mem::replace(&mut self.state.cont, outer_cont);
             for (m, c) in self.state.mask.iter_mut().zip(cont) {
                 *m |= c;
@@ -257,6 +264,22 @@ impl<D: Domain> Invocation<'_, D> {
             *m = entry[i] && brk[i];
         }
         Ok(())
+    }
+
+    /// Variables that pass through memory (what a kept loop carries into it, from one
+    /// iteration to the next and out of it; what an `if` on a varying condition assigns), as
+    /// memory holds them.
+    fn store_in_memory(&mut self, carried: &[VarId]) {
+        let domain = self.domain;
+        for var in carried {
+            if let Some(Some(value)) = self.vars.get_mut(var.0 as usize) {
+                for lanes in value.iter_mut() {
+                    if let Lanes::Float(xs) = lanes {
+                        xs.iter_mut().for_each(|x| *x = domain.stored(*x));
+                    }
+                }
+            }
+        }
     }
 
     fn call(

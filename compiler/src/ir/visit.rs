@@ -39,7 +39,8 @@ fn block(b: &Block, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
-fn expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+/// Calls `f` on `e` and every expression node below it, each node before its operands.
+pub fn expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     match &e.kind {
         ExprKind::Constant { .. } | ExprKind::Var(_) => {}

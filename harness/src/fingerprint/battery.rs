@@ -67,6 +67,13 @@ uniform vec4 z 1.0 1.000244140625 0.0 0.0\nuniform vec4 w -1.0 1.000244140625 0.
 uniform vec4 mx 64.0 1.0 1.0 -64.0\nuniform vec4 my 32.0 1.0 1.0 32.0
 uniform vec4 mz 1.0 1.015625 0.0 0.0\nuniform vec4 mw -1.0 1.015625 0.0 0.0";
 
+/// The body of the transcendental probes: highp built-ins of uniforms.
+const TRANSCENDENTALS: &str = "precision highp float;\nuniform vec4 x;\nout vec4 color;\n\
+     void main() { color = vec4(exp2(x.x), exp2(x.y), log2(x.z), sin(x.w)); }\n";
+
+/// Their arguments, found by searching for channels where every way of computing differs.
+const TRANSCENDENTAL_ARGUMENTS: &str = "uniform vec4 x -2.562 -2.456 0.798 0.924";
+
 /// Every probe of the battery, one per choice of `halfcheck_compiler::profile::CHOICES`.
 pub fn battery() -> Vec<Probe> {
     let at0 = &[(0, 0)][..];
@@ -310,6 +317,33 @@ pub fn battery() -> Vec<Probe> {
                 "precision highp float;\nuniform vec2 x, y;\nuniform mediump vec2 mx, my;\nout vec4 color;\n\
                  void main() { color = vec4(pow(x, y), pow(mx, my) * 2.0); }\n",
                 "uniform vec2 x 7.3 1.7\nuniform vec2 y 2.9 13.1\nuniform vec2 mx 7.3 1.7\nuniform vec2 my 2.9 3.1",
+                at0,
+            ),
+        ),
+        // binary32 exp2, log2, sin and cos where gallivm's polynomials (split or fused
+        // multiply-adds, binary32 or x87 steps) and the correctly rounded functions part.
+        probe(
+            "arithmetic.transcendentals",
+            fragment_test(TRANSCENDENTALS, TRANSCENDENTAL_ARGUMENTS, at0),
+        ),
+        // The same: exp2 of these two shows whether gallivm's multiply-adds are fused.
+        probe(
+            "arithmetic.polynomial_fma",
+            fragment_test(TRANSCENDENTALS, TRANSCENDENTAL_ARGUMENTS, at0),
+        ),
+        // With x87 extended binary32, a loop of a uniform trip count: x accumulates 1000 +
+        // 10 x 0.3 (rounded every iteration in memory: 1003 - 2^-13; in registers:
+        // 1003 + 2^-23), y = 1000 * 0.3 (300 in memory, 300.0000119 in registers); and an
+        // if on gl_FragCoord: z = 1000 * 0.3 + 0.3 (rounded where the branches join).
+        probe(
+            "arithmetic.control_flow_variables",
+            fragment_test(
+                "precision highp float;\nuniform float x0, stp, lim;\nuniform int n;\nout vec4 color;\n\
+                 void main() { float x = x0; float y = x0;\n\
+                 for (int i = 0; i < n; i++) { x += stp; y = x0 * stp; }\n\
+                 float z = x0 * stp;\nif (gl_FragCoord.x > 0.0) { z = z + stp; }\n\
+                 color = vec4(x - lim, fract(y * 1024.0), fract(z * 1024.0), 1.0); }\n",
+                "uniform float x0 1000.0\nuniform float stp 0.3\nuniform float lim 1003.0\nuniform int n 10",
                 at0,
             ),
         ),
