@@ -227,6 +227,17 @@ impl<D: Domain> Draw<'_, D> {
 
     /// Writes (or blends) the colours a batch of `quads` gave into `fb`.
     fn write(&self, quads: &[Quad], colors: &Colors<D::F>, fb: &mut Framebuffer<D::F>) {
+        if let (Colors::Same(color), None) = (colors, self.blend) {
+            for quad in quads {
+                for k in (0..4).filter(|&k| quad.covered[k]) {
+                    let index = fb.index(quad.x + k as u32 % 2, quad.y + k as u32 / 2);
+                    if let Some(pixel) = fb.pixels.get_mut(index) {
+                        *pixel = *color;
+                    }
+                }
+            }
+            return;
+        }
         for (lane, quad) in (0..quads.len() * 4).map(|lane| (lane, &quads[lane / 4])) {
             let k = lane % 4;
             let Some(color) = colors.get(lane).filter(|_| quad.covered[k]) else {

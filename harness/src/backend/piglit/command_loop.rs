@@ -236,14 +236,7 @@ impl Loop {
             judge_integers(probe, line, r, &device.read_integers(r)?)
         } else {
             let pixels = device.read(r)?;
-            judge(
-                probe,
-                line,
-                &self.tolerance,
-                r,
-                &pixels.values,
-                pixels.exact,
-            )
+            judge(probe, line, &self.tolerance, r, pixels.values, pixels.exact)
         };
         device.probed(&result);
         if !result.pass {

@@ -82,13 +82,14 @@ fn raw_region(probe: &Probe, width: u32, height: u32) -> (i64, i64, i64, i64) {
 }
 
 /// Judges the RGBA `pixels` (row by row, bottom row first) read from `region`. `float_target`
-/// says they are exact floats (judged on their 8-bit view) rather than already 8-bit values.
+/// says they are exact floats (judged on their 8-bit view, and kept in the result) rather than
+/// already 8-bit values.
 pub fn judge(
     probe: &Probe,
     line: usize,
     tolerance: &[f64; 4],
     region: Region,
-    pixels: &[f32],
+    pixels: Vec<f32>,
     float_target: bool,
 ) -> ProbeResult {
     let channels = usize::from(probe.channels).clamp(1, 4);
@@ -106,10 +107,18 @@ pub fn judge(
             .zip(tolerance)
             .any(|((&o, e), t)| (shown(o) - e).abs() > *t as f32)
     };
-    let failing = pixels.chunks_exact(4).position(fails);
+    // A pixel equal to the one before it passes as that one did (the search stops at a
+    // failure), so a region of one colour is judged at its first pixel.
+    let mut previous: &[f32] = &[];
+    let failing = pixels.chunks_exact(4).position(|p| {
+        let same = p == previous;
+        previous = p;
+        !same && fails(p)
+    });
     let index = failing.unwrap_or(0);
     let pixel = pixels.chunks_exact(4).nth(index).unwrap_or(&[0.0; 4]);
     let observed: Vec<f32> = pixel.iter().take(channels).copied().collect();
+    let observed_unorm8 = view(pixel).into_iter().map(f64::from).collect();
     let w = region.w.max(1) as usize;
     ProbeResult {
         line,
@@ -120,15 +129,11 @@ pub fn judge(
             .iter()
             .map(|v| format!("0x{:08x}", v.to_bits()))
             .collect(),
-        observed_unorm8: view(pixel).into_iter().map(f64::from).collect(),
+        observed_unorm8,
         observed,
         pass: failing.is_none(),
         region: Some([region.x, region.y, region.w, region.h]),
-        region_observed: if float_target {
-            pixels.to_vec()
-        } else {
-            Vec::new()
-        },
+        region_observed: if float_target { pixels } else { Vec::new() },
         channels: Vec::new(),
         judged_pixel: None,
         pixels_judged: 0,
