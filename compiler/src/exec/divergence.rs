@@ -164,27 +164,12 @@ fn varies(e: &Expr, varying: &HashSet<VarId>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{compile, CompileOptions, Stage};
+    use crate::exec::test_support::names_per_construct;
 
     /// Per `if` on a varying condition in a fragment shader whose `main` is `body`, the
     /// names of the variables it assigns, sorted.
     fn varying(body: &str) -> Vec<Vec<String>> {
-        let src = format!(
-            "#version 300 es\nprecision highp float;\nuniform float u;\nin float v;\n\
-             out vec4 c;\nvoid main() {{ {body} }}"
-        );
-        let module =
-            compile(&src, Stage::Fragment, "t.frag", &CompileOptions::default()).expect("compiles");
-        let mut ifs: Vec<_> = varying_ifs(&module).into_iter().collect();
-        ifs.sort_by_key(|(span, _)| span.start);
-        ifs.into_iter()
-            .map(|(_, vars)| {
-                let mut names: Vec<String> =
-                    vars.iter().map(|v| module.var(*v).name.clone()).collect();
-                names.sort();
-                names
-            })
-            .collect()
+        names_per_construct("uniform float u;\nin float v;", body, varying_ifs)
     }
 
     #[test]

@@ -301,28 +301,12 @@ fn reads(e: &Expr) -> Vec<VarId> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{compile, CompileOptions, Stage};
+    use crate::exec::test_support::names_per_construct;
 
     /// Per kept loop of a fragment shader whose `main` is `body`, the names of the variables
     /// it carries, sorted.
     fn kept(body: &str) -> Vec<Vec<String>> {
-        let src = format!(
-            "#version 300 es\nprecision highp float;\nuniform float u;\nuniform int n;\n\
-             out vec4 c;\nvoid main() {{ {body} }}"
-        );
-        let module =
-            compile(&src, Stage::Fragment, "t.frag", &CompileOptions::default()).expect("compiles");
-        let mut loops: Vec<_> = kept_loops(&module).into_iter().collect();
-        loops.sort_by_key(|(span, _)| span.start);
-        loops
-            .into_iter()
-            .map(|(_, vars)| {
-                let mut names: Vec<String> =
-                    vars.iter().map(|v| module.var(*v).name.clone()).collect();
-                names.sort();
-                names
-            })
-            .collect()
+        names_per_construct("uniform float u;\nuniform int n;", body, kept_loops)
     }
 
     #[test]

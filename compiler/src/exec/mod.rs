@@ -39,6 +39,9 @@ mod texture;
 mod uses;
 pub mod value;
 
+#[cfg(test)]
+mod test_support;
+
 pub use bounds::{Bounds, Interval};
 pub use domain::{Binary, Compare, Domain, Mode, Rounding, Unary, Width};
 pub use guided::Guided;
