@@ -1,7 +1,9 @@
 //! The GLSL ES front end: preprocessing, lexing and parsing into an AST.
 
 pub mod ast;
+pub(crate) mod buffer;
 pub mod diagnostic;
+pub mod directive;
 pub mod lexer;
 pub mod parser;
 pub mod preprocessor;

@@ -71,14 +71,6 @@ fn keep<T>(buffer: &mut Vec<T>) {
     }
 }
 
-/// `buffer`, taken out of its place and emptied, with room for `additional` elements.
-pub(crate) fn reuse<T>(buffer: &mut Vec<T>, additional: usize) -> Vec<T> {
-    let mut buffer = std::mem::take(buffer);
-    buffer.clear();
-    buffer.reserve(additional);
-    buffer
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -260,7 +260,7 @@ impl TokenSink {
     /// An empty sink in the (emptied) vector `tokens`, with room for `additional` tokens.
     pub fn reusing(tokens: &mut Vec<Token>, additional: usize) -> Self {
         TokenSink {
-            tokens: super::scratch::reuse(tokens, additional),
+            tokens: super::buffer::reuse(tokens, additional),
             error: None,
         }
     }

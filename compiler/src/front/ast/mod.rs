@@ -13,7 +13,7 @@ use std::fmt;
 pub use smol_str::SmolStr;
 pub use types::{BuiltinType, Dim, ScalarKind};
 
-use super::preprocessor::{ExtensionDirective, Pragma};
+use super::directive::{ExtensionDirective, Pragma};
 use super::shader::{Stage, Version};
 use super::span::{SourceMap, Span};
 

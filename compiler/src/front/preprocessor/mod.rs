@@ -14,47 +14,17 @@ mod extensions;
 mod macros;
 mod tokens;
 
+use crate::front::buffer::reuse;
 use crate::front::diagnostic::Diagnostic;
 use crate::front::lexer::{Punct, RawKind, RawToken, Scanner};
-use crate::front::scratch::{reuse, Scratch};
+use crate::front::scratch::Scratch;
 use crate::front::shader::{Stage, Version};
 use crate::front::span::{LineIndex, Location, Origin, SourceMap, Span};
+
+pub use crate::front::directive::{ExtensionBehavior, ExtensionDirective, Pragma};
 use crate::front::token::{LexError, Token, TokenSink};
 use macros::{Expander, Expansion, MacroTable, More, PpError};
 use tokens::PpTok;
-
-/// How an `#extension` directive asks for an extension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ExtensionBehavior {
-    /// `require`
-    Require,
-    /// `enable`
-    Enable,
-    /// `warn`
-    Warn,
-    /// `disable`
-    Disable,
-}
-
-/// One `#extension name : behavior` directive.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ExtensionDirective {
-    /// Extension name, or `all`.
-    pub name: String,
-    /// What the shader asked for.
-    pub behavior: ExtensionBehavior,
-    /// Where the directive is.
-    pub location: Location,
-}
-
-/// One `#pragma` directive.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pragma {
-    /// The tokens after `pragma`, joined by single spaces.
-    pub text: String,
-    /// Where the directive is.
-    pub location: Location,
-}
 
 /// The result of preprocessing one shader.
 #[derive(Clone, Debug)]
