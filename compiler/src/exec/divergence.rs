@@ -112,9 +112,7 @@ fn spread(block: &Block, under_varying: bool, module: &Module, varying: &mut Has
                 };
                 let reads_varying = function.body.as_ref().is_some_and(|body| {
                     let mut found = false;
-                    super::loops::statements(body, &mut |s| {
-                        found |= statement_exprs(s).iter().any(|e| varies(e, varying));
-                    });
+                    visit::block(body, &mut |node| found |= varies_here(node, varying));
                     found
                 });
                 if under_varying || reads_varying || args.iter().any(|a| varies(a, varying)) {
@@ -135,30 +133,21 @@ fn spread(block: &Block, under_varying: bool, module: &Module, varying: &mut Has
     }
 }
 
-/// The expressions a statement itself holds (not those of nested statements).
-fn statement_exprs(stmt: &Stmt) -> Vec<&Expr> {
-    match stmt {
-        Stmt::Assign { lhs, rhs, .. } => vec![lhs, rhs],
-        Stmt::If { condition, .. } => vec![condition],
-        Stmt::Return { value, .. } => value.iter().collect(),
-        Stmt::Call { args, result, .. } => args.iter().chain(result).collect(),
-        Stmt::Intrinsic { args, .. } => args.iter().collect(),
-        _ => Vec::new(),
-    }
-}
-
 /// Whether `e` may differ between invocations.
 fn varies(e: &Expr, varying: &HashSet<VarId>) -> bool {
     let mut found = false;
-    visit::expr(e, &mut |node| {
-        found |= match &node.kind {
-            ExprKind::Var(v) => varying.contains(v),
-            ExprKind::Op(op, _) => op.is_derivative(),
-            ExprKind::Intrinsic(..) => true,
-            _ => false,
-        };
-    });
+    visit::expr(e, &mut |node| found |= varies_here(node, varying));
     found
+}
+
+/// Whether expression node `node` itself (not its operands) may differ between invocations.
+fn varies_here(node: &Expr, varying: &HashSet<VarId>) -> bool {
+    match &node.kind {
+        ExprKind::Var(v) => varying.contains(v),
+        ExprKind::Op(op, _) => op.is_derivative(),
+        ExprKind::Intrinsic(..) => true,
+        _ => false,
+    }
 }
 
 #[cfg(test)]

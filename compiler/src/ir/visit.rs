@@ -13,7 +13,9 @@ pub fn exprs(module: &Module, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
-fn block(b: &Block, f: &mut dyn FnMut(&Expr)) {
+/// Calls `f` on every expression node of block `b`, nested blocks included, each node before
+/// its operands.
+pub fn block(b: &Block, f: &mut dyn FnMut(&Expr)) {
     for stmt in b {
         match stmt {
             Stmt::Declare(_) | Stmt::Break | Stmt::Continue | Stmt::Discard { .. } => {}
