@@ -595,6 +595,10 @@ impl Domain for Bounds {
         x.midpoint()
     }
 
+    fn same(&self, a: &Interval, b: &Interval) -> bool {
+        a.lo.to_bits() == b.lo.to_bits() && a.hi.to_bits() == b.hi.to_bits() && a.nan == b.nan
+    }
+
     fn convert(&self, x: Interval, width: Width) -> Interval {
         self.precision(width).format().convert(x)
     }

@@ -153,6 +153,8 @@ pub trait Domain: Sync {
     fn constant(&self, x: f64) -> Self::F;
     /// A representative value (the value itself for point domains).
     fn representative(&self, x: Self::F) -> f64;
+    /// Whether `a` and `b` are the same value bit for bit (`-0` is not `+0`, a NaN is itself).
+    fn same(&self, a: &Self::F, b: &Self::F) -> bool;
     /// `x` converted to `width`, rounding to nearest even (`f2fmp`, `f162f`).
     fn convert(&self, x: Self::F, width: Width) -> Self::F;
     /// `x` converted to `width`, rounding toward zero (texels entering binary16).
@@ -340,6 +342,10 @@ impl Domain for Rounding {
 
     fn representative(&self, x: f64) -> f64 {
         x
+    }
+
+    fn same(&self, a: &f64, b: &f64) -> bool {
+        a.to_bits() == b.to_bits()
     }
 
     fn convert(&self, x: f64, width: Width) -> f64 {

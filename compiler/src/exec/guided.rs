@@ -33,6 +33,10 @@ impl<G: Domain, B: Domain> Domain for Guided<G, B> {
         self.guide.representative(x.0)
     }
 
+    fn same(&self, a: &Self::F, b: &Self::F) -> bool {
+        self.guide.same(&a.0, &b.0) && self.follower.same(&a.1, &b.1)
+    }
+
     fn convert(&self, x: Self::F, width: Width) -> Self::F {
         (
             self.guide.convert(x.0, width),

@@ -422,11 +422,26 @@ fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, Stri
         ));
     }
     env.push(("GLIBC_TUNABLES".to_string(), worker_malloc_tunables()));
+    if std::env::var_os("RAYON_NUM_THREADS").is_none() {
+        env.push((
+            "RAYON_NUM_THREADS".to_string(),
+            emulator_threads(settings.jobs).to_string(),
+        ));
+    }
     Ok(WorkerCommand {
         exe,
         args: worker_args(settings.backend, &settings.backend_options(dir)),
         env,
     })
+}
+
+/// Threads each worker's emulator shades with: the CPUs shared out among the workers. With
+/// as many workers as CPUs that is one, and the emulator shades on the worker's own thread;
+/// on the suite at `-j 2` on 2 CPUs a second thread per worker cost 14% more CPU for the
+/// same wall time (BENCHMARKS.md).
+fn emulator_threads(jobs: usize) -> usize {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cpus / jobs.max(1)).max(1)
 }
 
 /// glibc's malloc settings for a worker (`GLIBC_TUNABLES`, added to any the user set): a

@@ -41,7 +41,7 @@ type Pair = (f64, halfcheck_compiler::exec::Interval);
 /// demand (a `probe all` holds 62,500 pixels), or a table.
 #[derive(Debug, Clone)]
 enum Source {
-    Evaluations(Evaluations),
+    Evaluations(Box<Evaluations>),
     Table(Vec<Vec<ChannelPrediction>>),
 }
 
@@ -142,8 +142,8 @@ pub fn add_forced(test: &ShaderTest, predictions: &mut [ProbePrediction]) -> Res
     }
     let forced = run(&demoted, &Rounding::new(Mode::Mediump), &spec_lowered())?;
     for (prediction, values) in predictions.iter_mut().zip(forced) {
-        if let Source::Evaluations(Evaluations { forced, .. }) = &mut prediction.source {
-            *forced = Some(values);
+        if let Source::Evaluations(evaluations) = &mut prediction.source {
+            evaluations.forced = Some(values);
             prediction.uniform = OnceLock::new();
         }
     }
@@ -190,13 +190,13 @@ pub fn predict(test: &ShaderTest, channels: &[usize]) -> Result<Vec<ProbePredict
             ProbePrediction {
                 region: [r.x, r.y, r.w, r.h],
                 channels: n.min(4),
-                source: Source::Evaluations(Evaluations {
+                source: Source::Evaluations(Box::new(Evaluations {
                     highp,
                     spec,
                     mediump,
                     exact,
                     forced: None,
-                }),
+                })),
                 uniform: OnceLock::new(),
             }
         })

@@ -229,11 +229,14 @@ impl<D: Domain> Device for EmuDevice<'_, D> {
         let [x, y, w, h] = result
             .region
             .unwrap_or([result.pixel[0], result.pixel[1], 1, 1]);
-        let zero = self.domain.constant(0.0);
-        self.probe_values.push(ProbeValues {
-            region: Region { x, y, w, h },
-            rgba: self.fb.read(x, y, w, h, |v| v, zero),
-        });
+        let (d, region) = (self.domain, Region { x, y, w, h });
+        let values = match self.fb.uniform(x, y, w, h, |a, b| d.same(a, b)) {
+            Some(color) => ProbeValues::one_colour(region, color),
+            None => {
+                ProbeValues::per_pixel(region, self.fb.read(x, y, w, h, |v| v, d.constant(0.0)))
+            }
+        };
+        self.probe_values.push(values);
     }
 
     fn window(&mut self) -> Result<WindowImage, Stop> {

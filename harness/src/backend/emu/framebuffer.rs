@@ -1,43 +1,149 @@
 //! The software framebuffer: four values per pixel in the run's numeric domain (binary32
 //! values for the point modes, intervals for acceptance bounds), row 0 at the bottom as GL
 //! windows are.
+//!
+//! It is kept in square tiles, each either one colour or a colour per pixel. A clear, or a
+//! one-colour write that covers a whole tile, sets the tile without touching its pixels; a
+//! tile whose pixels end up all alike becomes one colour again; and a region of one-colour
+//! tiles reads back as one colour. With acceptance intervals a pixel is 128 bytes, so a
+//! flat 250x250 window meant 8 MB drawn, copied and scanned per `probe all` and evaluation.
+
+use super::raster::Quad;
+
+/// Tile side, in pixels.
+const TILE: u32 = 16;
 
 /// An RGBA image of `T`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Framebuffer<T> {
     /// Width in pixels.
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
-    /// RGBA per pixel, bottom row first.
-    pub pixels: Vec<[T; 4]>,
+    /// Tiles per row.
+    columns: u32,
+    /// Tiles, bottom row first.
+    tiles: Vec<Tile<T>>,
+}
+
+/// One tile's pixels.
+#[derive(Debug, Clone)]
+enum Tile<T> {
+    /// Every pixel holds this colour.
+    Fill([T; 4]),
+    /// A colour per pixel, `TILE` by `TILE`, bottom row first (edge tiles too).
+    Pixels(Box<[[T; 4]]>),
 }
 
 impl<T: Copy> Framebuffer<T> {
     /// A `width` x `height` framebuffer filled with `zero`.
     pub fn new(width: u32, height: u32, zero: T) -> Framebuffer<T> {
+        let columns = width.div_ceil(TILE);
+        let tiles = columns as usize * height.div_ceil(TILE) as usize;
         Framebuffer {
             width,
             height,
-            pixels: vec![[zero; 4]; width as usize * height as usize],
+            columns,
+            tiles: vec![Tile::Fill([zero; 4]); tiles],
         }
-    }
-
-    /// Index of pixel `(x, y)`.
-    pub fn index(&self, x: u32, y: u32) -> usize {
-        y as usize * self.width as usize + x as usize
     }
 
     /// Sets every pixel to `color`.
     pub fn clear(&mut self, color: [T; 4]) {
-        self.pixels.fill(color);
+        self.tiles.fill(Tile::Fill(color));
     }
 
     /// Pixel `(x, y)`, if inside.
     pub fn get(&self, x: u32, y: u32) -> Option<[T; 4]> {
-        (x < self.width && y < self.height)
-            .then(|| self.pixels.get(self.index(x, y)).copied())
-            .flatten()
+        let (tile, at) = self.locate(x, y)?;
+        match self.tiles.get(tile)? {
+            Tile::Fill(color) => Some(*color),
+            Tile::Pixels(pixels) => pixels.get(at).copied(),
+        }
+    }
+
+    /// Pixel `(x, y)` to write, if inside; its tile gets a colour per pixel.
+    pub fn pixel_mut(&mut self, x: u32, y: u32) -> Option<&mut [T; 4]> {
+        let (tile, at) = self.locate(x, y)?;
+        let tile = self.tiles.get_mut(tile)?;
+        if let Tile::Fill(color) = *tile {
+            *tile = Tile::Pixels(vec![color; (TILE * TILE) as usize].into_boxed_slice());
+        }
+        match tile {
+            Tile::Pixels(pixels) => pixels.get_mut(at),
+            Tile::Fill(_) => None,
+        }
+    }
+
+    /// Writes `color` to every covered pixel of `quads` (each pixel at most once). A tile
+    /// they cover whole becomes `color`; one they cover in part does too when its pixels
+    /// then all hold the `same` values.
+    pub fn fill(&mut self, quads: &[Quad], color: [T; 4], same: impl Fn(&T, &T) -> bool) {
+        // A quad's pixels share a tile: quads start on even pixels, and tiles are even.
+        let tile_of = |fb: &Self, quad: &Quad| fb.locate(quad.x, quad.y).map(|(t, _)| t);
+        let mut counts = vec![0usize; self.tiles.len()];
+        for quad in quads {
+            if let Some(count) = tile_of(self, quad).and_then(|t| counts.get_mut(t)) {
+                *count += quad.covered.iter().filter(|&&c| c).count();
+            }
+        }
+        let mut partial = Vec::new();
+        for (t, &count) in counts.iter().enumerate() {
+            if count == self.tile_size(t) {
+                self.tiles[t] = Tile::Fill(color);
+            } else if count > 0 {
+                partial.push(t);
+            }
+        }
+        if partial.is_empty() {
+            return;
+        }
+        for quad in quads {
+            if tile_of(self, quad).is_none_or(|t| counts[t] == self.tile_size(t)) {
+                continue;
+            }
+            for k in (0..4u32).filter(|&k| quad.covered[k as usize]) {
+                if let Some(pixel) = self.pixel_mut(quad.x + k % 2, quad.y + k / 2) {
+                    *pixel = color;
+                }
+            }
+        }
+        for t in partial {
+            self.collapse(t, color, &same);
+        }
+    }
+
+    /// The colour every pixel of a rectangle holds, when its tiles are each one colour and
+    /// those colours are the `same`; `None` otherwise, or when it reaches outside.
+    pub fn uniform(
+        &self,
+        x: u32,
+        y: u32,
+        w: u32,
+        h: u32,
+        same: impl Fn(&T, &T) -> bool,
+    ) -> Option<[T; 4]> {
+        let inside = |start: u32, size: u32, limit: u32| {
+            size > 0 && start.checked_add(size).is_some_and(|end| end <= limit)
+        };
+        if !(inside(x, w, self.width) && inside(y, h, self.height)) {
+            return None;
+        }
+        let mut first: Option<[T; 4]> = None;
+        for row in y / TILE..=(y + h - 1) / TILE {
+            for column in x / TILE..=(x + w - 1) / TILE {
+                let index = (row * self.columns + column) as usize;
+                let Some(Tile::Fill(color)) = self.tiles.get(index) else {
+                    return None;
+                };
+                match &first {
+                    None => first = Some(*color),
+                    Some(f) if f.iter().zip(color).all(|(a, b)| same(a, b)) => {}
+                    Some(_) => return None,
+                }
+            }
+        }
+        first
     }
 
     /// The pixels of a rectangle, row by row from the bottom (as `glReadPixels`), each
@@ -56,5 +162,125 @@ impl<T: Copy> Framebuffer<T> {
             }
         }
         out
+    }
+
+    /// The tile holding pixel `(x, y)` and the pixel's place in it, if inside.
+    fn locate(&self, x: u32, y: u32) -> Option<(usize, usize)> {
+        (x < self.width && y < self.height).then(|| {
+            let tile = (y / TILE * self.columns + x / TILE) as usize;
+            (tile, ((y % TILE) * TILE + x % TILE) as usize)
+        })
+    }
+
+    /// Width and height of tile `t` inside the framebuffer.
+    fn tile_extent(&self, t: usize) -> (u32, u32) {
+        let (column, row) = (t as u32 % self.columns, t as u32 / self.columns);
+        (
+            TILE.min(self.width - column * TILE),
+            TILE.min(self.height - row * TILE),
+        )
+    }
+
+    /// Pixels of tile `t` inside the framebuffer.
+    fn tile_size(&self, t: usize) -> usize {
+        let (w, h) = self.tile_extent(t);
+        w as usize * h as usize
+    }
+
+    /// Makes tile `t` one colour when every pixel of it inside the framebuffer holds `color`.
+    fn collapse(&mut self, t: usize, color: [T; 4], same: &impl Fn(&T, &T) -> bool) {
+        let (w, h) = self.tile_extent(t);
+        let Some(Tile::Pixels(pixels)) = self.tiles.get(t) else {
+            return;
+        };
+        let alike = (0..h).all(|row| {
+            (0..w).all(|col| {
+                let pixel = &pixels[(row * TILE + col) as usize];
+                pixel.iter().zip(&color).all(|(a, b)| same(a, b))
+            })
+        });
+        if alike {
+            self.tiles[t] = Tile::Fill(color);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn same(a: &f64, b: &f64) -> bool {
+        a.to_bits() == b.to_bits()
+    }
+
+    /// Quads covering every pixel of the rectangle `[x0, x1) x [y0, y1)` (even corners).
+    fn rect(x0: u32, y0: u32, x1: u32, y1: u32) -> Vec<Quad> {
+        (y0..y1)
+            .step_by(2)
+            .flat_map(|y| {
+                (x0..x1).step_by(2).map(move |x| Quad {
+                    x,
+                    y,
+                    covered: [true; 4],
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_fill_over_whole_tiles_reads_back_as_one_colour() {
+        let mut fb = Framebuffer::new(40, 20, 0.0);
+        fb.fill(&rect(0, 0, 40, 20), [1.0, 2.0, 3.0, 4.0], same);
+        assert_eq!(fb.uniform(0, 0, 40, 20, same), Some([1.0, 2.0, 3.0, 4.0]));
+        assert_eq!(fb.get(39, 19), Some([1.0, 2.0, 3.0, 4.0]));
+        assert!(fb.tiles.iter().all(|t| matches!(t, Tile::Fill(_))));
+    }
+
+    #[test]
+    fn a_partial_fill_keeps_the_pixels_it_does_not_cover() {
+        let mut fb = Framebuffer::new(40, 20, 0.0);
+        fb.fill(&rect(0, 0, 6, 4), [1.0; 4], same);
+        assert_eq!(fb.get(5, 3), Some([1.0; 4]));
+        assert_eq!(fb.get(6, 3), Some([0.0; 4]));
+        assert_eq!(fb.get(5, 4), Some([0.0; 4]));
+        assert_eq!(fb.uniform(0, 0, 6, 4, same), None);
+        assert_eq!(fb.uniform(16, 0, 24, 20, same), Some([0.0; 4]));
+        let read = fb.read(4, 3, 3, 1, |v| v, -1.0);
+        assert_eq!(read, [[1.0; 4], [1.0; 4], [0.0; 4]].concat());
+    }
+
+    #[test]
+    fn two_fills_that_complete_a_tile_make_it_one_colour() {
+        let mut fb = Framebuffer::new(16, 16, 0.0);
+        fb.fill(&rect(0, 0, 16, 8), [1.0; 4], same);
+        assert_eq!(fb.uniform(0, 0, 16, 16, same), None);
+        fb.fill(&rect(0, 8, 16, 16), [1.0; 4], same);
+        assert_eq!(fb.uniform(0, 0, 16, 16, same), Some([1.0; 4]));
+    }
+
+    #[test]
+    fn zeros_of_different_signs_are_not_one_colour() {
+        let mut fb = Framebuffer::new(16, 16, 0.0);
+        fb.fill(&rect(0, 0, 16, 8), [-0.0; 4], same);
+        fb.fill(&rect(0, 8, 16, 16), [0.0; 4], same);
+        assert_eq!(fb.uniform(0, 0, 16, 16, same), None);
+        assert_eq!(
+            fb.get(0, 0).map(|p| p[0].to_bits()),
+            Some((-0.0f64).to_bits())
+        );
+    }
+
+    #[test]
+    fn a_pixel_written_alone_splits_its_tile() {
+        let mut fb = Framebuffer::new(20, 20, 0.0);
+        if let Some(pixel) = fb.pixel_mut(17, 2) {
+            *pixel = [5.0; 4];
+        }
+        assert_eq!(fb.get(17, 2), Some([5.0; 4]));
+        assert_eq!(fb.get(16, 2), Some([0.0; 4]));
+        assert_eq!(fb.uniform(0, 0, 16, 16, same), Some([0.0; 4]));
+        assert_eq!(fb.uniform(0, 0, 20, 20, same), None);
+        assert_eq!(fb.uniform(0, 0, 21, 20, same), None);
+        assert!(fb.pixel_mut(20, 0).is_none());
     }
 }

@@ -186,24 +186,48 @@ pub struct Evaluation<F> {
 pub struct ProbeValues<F> {
     /// The pixels read.
     pub region: Region,
-    /// RGBA per pixel, row by row from the bottom.
-    pub rgba: Vec<F>,
+    /// RGBA per pixel, row by row from the bottom; one pixel's when `one_colour`.
+    rgba: Vec<F>,
+    /// Whether every pixel of the region holds the values `rgba` holds.
+    one_colour: bool,
 }
 
 impl<F: Copy> ProbeValues<F> {
+    /// `rgba` per pixel of `region`, row by row from the bottom.
+    pub fn per_pixel(region: Region, rgba: Vec<F>) -> Self {
+        ProbeValues {
+            region,
+            rgba,
+            one_colour: false,
+        }
+    }
+
+    /// `color` at every pixel of `region`.
+    pub fn one_colour(region: Region, color: [F; 4]) -> Self {
+        ProbeValues {
+            region,
+            rgba: color.to_vec(),
+            one_colour: true,
+        }
+    }
+
     /// Channel `c` of pixel `(x, y)`, when the region holds it.
     pub fn at(&self, x: u32, y: u32, c: usize) -> Option<F> {
         let r = &self.region;
         if !((r.x..r.x + r.w).contains(&x) && (r.y..r.y + r.h).contains(&y) && c < 4) {
             return None;
         }
-        let index = ((y - r.y) as usize * r.w as usize + (x - r.x) as usize) * 4 + c;
-        self.rgba.get(index).copied()
+        let pixel = if self.one_colour {
+            0
+        } else {
+            (y - r.y) as usize * r.w as usize + (x - r.x) as usize
+        };
+        self.rgba.get(pixel * 4 + c).copied()
     }
 
     /// Whether every pixel holds what the first one does, as `same` compares values.
     pub fn uniform(&self, same: impl Fn(&F, &F) -> bool) -> bool {
-        uniform_pixels(&self.rgba, same)
+        self.one_colour || uniform_pixels(&self.rgba, same)
     }
 }
 

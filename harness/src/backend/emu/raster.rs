@@ -6,7 +6,8 @@
 //! exact; a pixel centre exactly on an edge belongs to the triangle for which it is a left
 //! edge, or a bottom edge (the top-left rule with rows counted from the bottom). Quads keep their
 //! uncovered pixels (helper invocations, for derivatives). Only quads holding a pixel that
-//! some probe reads are kept (`needed`).
+//! some probe reads are kept (`needed`). Snapped, a 16x16 block of pixels wholly inside or
+//! outside the triangle is decided from its corners instead of pixel by pixel.
 
 /// A vertex after the viewport transform.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -84,9 +85,38 @@ pub fn triangle(
         (lo & !1, hi.min(size.saturating_sub(1)))
     };
     let ((x0, x1), (y0, y1)) = (bound(0, width), bound(1, height));
+    let centre = |px: u32, py: u32| [f64::from(px), f64::from(py)].map(|c| c * SUBPIXELS as f64);
+    // Whether the triangle covers every pixel centre of the block at (bx, by) (`Some(true)`),
+    // none (`Some(false)`), or some (`None`, pixel by pixel). Snapped, the edge functions
+    // are integers and affine, so over a block they are least and greatest at its corners.
+    let classify = |bx: u32, by: u32| {
+        let last = BLOCK - 1;
+        let corners =
+            [(0, 0), (last, 0), (0, last), (last, last)].map(|(dx, dy)| centre(bx + dx, by + dy));
+        let values = edges.map(|(a, b)| corners.map(|c| edge(a, b, c)));
+        if !snap {
+            None
+        } else if values.iter().flatten().all(|&e| e > 0.0) {
+            Some(true)
+        } else if values.iter().any(|v| v.iter().all(|&e| e < 0.0)) {
+            Some(false)
+        } else {
+            None
+        }
+    };
     let mut quads = Vec::new();
+    let mut blocks: Vec<Option<Option<bool>>> = Vec::new();
     for qy in (y0..=y1).step_by(2) {
+        if qy == y0 || qy % BLOCK == 0 {
+            blocks = vec![None; (x1 / BLOCK + 1) as usize];
+        }
         for qx in (x0..=x1).step_by(2) {
+            let block = &mut blocks[(qx / BLOCK) as usize];
+            let class =
+                *block.get_or_insert_with(|| classify(qx / BLOCK * BLOCK, qy / BLOCK * BLOCK));
+            if class == Some(false) {
+                continue;
+            }
             let mut quad = Quad {
                 x: qx,
                 y: qy,
@@ -95,9 +125,10 @@ pub fn triangle(
             let mut wanted = false;
             for k in 0..4u32 {
                 let (px, py) = (qx + k % 2, qy + k / 2);
-                let centre = [f64::from(px), f64::from(py)].map(|c| c * SUBPIXELS as f64);
-                let e = edges.map(|(a, b)| edge(a, b, centre));
-                let inside = (0..3).all(|i| e[i] > 0.0 || (e[i] == 0.0 && owns_ties[i]));
+                let inside = class.unwrap_or_else(|| {
+                    let e = edges.map(|(a, b)| edge(a, b, centre(px, py)));
+                    (0..3).all(|i| e[i] > 0.0 || (e[i] == 0.0 && owns_ties[i]))
+                });
                 let covered = inside && px < width && py < height;
                 quad.covered[k as usize] = covered;
                 let index = py as usize * width as usize + px as usize;
@@ -113,6 +144,10 @@ pub fn triangle(
 
 /// Subpixel steps per pixel (llvmpipe's `FIXED_ONE`).
 const SUBPIXELS: i64 = 256;
+
+/// Side of the blocks of pixels whose coverage is decided from their corners (even, so a
+/// quad never straddles two).
+const BLOCK: u32 = 16;
 
 #[cfg(test)]
 mod tests {
@@ -135,6 +170,62 @@ mod tests {
             }
         }
         assert!(count.iter().all(|&c| c == 1), "{count:?}");
+    }
+
+    /// Coverage of pixel `(px, py)` by the snapped triangle `v` (in 1/256 pixel), from
+    /// integer edge functions and the top-left rule (rows counted from the bottom).
+    fn covers_exactly(v: [[i64; 2]; 3], px: i64, py: i64) -> bool {
+        let edge = |a: [i64; 2], b: [i64; 2], p: [i64; 2]| {
+            (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+        };
+        let area = edge(v[0], v[1], v[2]);
+        let f = if area > 0 { v } else { [v[0], v[2], v[1]] };
+        let p = [px * 256 + 128, py * 256 + 128];
+        [(f[1], f[2]), (f[2], f[0]), (f[0], f[1])]
+            .iter()
+            .all(|&(a, b)| {
+                let e = edge(a, b, p);
+                e > 0 || (e == 0 && (b[1] < a[1] || (a[1] == b[1] && b[0] > a[0])))
+            })
+    }
+
+    #[test]
+    fn coverage_decided_by_blocks_matches_every_pixel_centre() {
+        let (width, height) = (100u32, 90u32);
+        let mut seed = 12345u64;
+        let mut next = |range: i64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as i64 % range
+        };
+        for round in 0..120 {
+            // Every other triangle has its corners on the centres of pixels at the sides of
+            // blocks, so that edges run along block sides and through block corners.
+            let mut coordinate = |range: i64| match round % 2 {
+                0 => next(range * 256) - 20 * 256,
+                _ => (next(range / 16) * 16 + 15 * next(2) - 16) * 256 + 128,
+            };
+            let v = [0; 3].map(|_| [coordinate(140), coordinate(130)]);
+            let window = v.map(|p| at(p[0] as f64 / 256.0, p[1] as f64 / 256.0));
+            let (quads, _) = triangle(window, width, height, None, true);
+            let mut covered = vec![false; (width * height) as usize];
+            for q in &quads {
+                for k in (0..4u32).filter(|&k| q.covered[k as usize]) {
+                    covered[((q.y + k / 2) * width + q.x + k % 2) as usize] = true;
+                }
+            }
+            let area = (v[1][0] - v[0][0]) * (v[2][1] - v[0][1])
+                - (v[1][1] - v[0][1]) * (v[2][0] - v[0][0]);
+            for (i, &c) in covered.iter().enumerate() {
+                let (px, py) = (i as i64 % width as i64, i as i64 / width as i64);
+                assert_eq!(
+                    c,
+                    area != 0 && covers_exactly(v, px, py),
+                    "{v:?} at ({px}, {py})"
+                );
+            }
+        }
     }
 
     #[test]

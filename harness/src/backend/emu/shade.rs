@@ -1,5 +1,6 @@
 //! Draws: the vertex shader over the vertices, primitive assembly, rasterisation, and the
-//! fragment shader over batches of quads in parallel, writing the framebuffer. A triangle
+//! fragment shader over batches of quads (in parallel when rayon's pool has more than one
+//! thread), writing the framebuffer. A triangle
 //! whose first batch read nothing that varies from fragment to fragment (no varying that
 //! differs between its vertices, no `gl_FragCoord`) and wrote one colour gives every other
 //! fragment that colour without shading it.
@@ -197,10 +198,8 @@ impl<D: Domain> Draw<'_, D> {
         // fragment coloured every fragment of its triangle alike: the triangle's other
         // batches take its colour unshaded. The first batch that fails (a shader that loops
         // forever) stops those not yet begun.
-        let firsts: Vec<Shading<D::F>> = (0..rasters.len())
-            .into_par_iter()
-            .map(|r| shade(r, first_batch(&rasters[r].2)))
-            .collect::<Result<_, Stop>>()?;
+        let firsts: Vec<Shading<D::F>> =
+            each(&rasters, |(r, raster)| shade(r, first_batch(&raster.2)))?;
         let rest: Vec<(usize, &[Quad])> = rasters
             .iter()
             .enumerate()
@@ -209,10 +208,8 @@ impl<D: Domain> Draw<'_, D> {
                 quads.chunks(QUADS_PER_BATCH).skip(1).map(move |c| (r, c))
             })
             .collect();
-        let rest_colors: Vec<Colors<D::F>> = rest
-            .par_iter()
-            .map(|&(r, quads)| shade(r, quads).map(|s| s.colors))
-            .collect::<Result<_, Stop>>()?;
+        let rest_colors: Vec<Colors<D::F>> =
+            each(&rest, |(_, &(r, quads))| shade(r, quads).map(|s| s.colors))?;
         let mut rest = rest.iter().zip(&rest_colors).peekable();
         for (r, (_, _, quads)) in rasters.iter().enumerate() {
             let first = &firsts[r];
@@ -231,14 +228,7 @@ impl<D: Domain> Draw<'_, D> {
     /// Writes (or blends) the colours a batch of `quads` gave into `fb`.
     fn write(&self, quads: &[Quad], colors: &Colors<D::F>, fb: &mut Framebuffer<D::F>) {
         if let (Colors::Same(color), None) = (colors, self.blend) {
-            for quad in quads {
-                for k in (0..4).filter(|&k| quad.covered[k]) {
-                    let index = fb.index(quad.x + k as u32 % 2, quad.y + k as u32 / 2);
-                    if let Some(pixel) = fb.pixels.get_mut(index) {
-                        *pixel = *color;
-                    }
-                }
-            }
+            fb.fill(quads, *color, |a, b| self.domain.same(a, b));
             return;
         }
         for (lane, quad) in (0..quads.len() * 4).map(|lane| (lane, &quads[lane / 4])) {
@@ -246,9 +236,7 @@ impl<D: Domain> Draw<'_, D> {
             let Some(color) = colors.get(lane).filter(|_| quad.covered[k]) else {
                 continue;
             };
-            let (x, y) = (quad.x + k as u32 % 2, quad.y + k as u32 / 2);
-            let index = fb.index(x, y);
-            if let Some(pixel) = fb.pixels.get_mut(index) {
+            if let Some(pixel) = fb.pixel_mut(quad.x + k as u32 % 2, quad.y + k as u32 / 2) {
                 *pixel = match self.blend {
                     None => color,
                     Some(blend) => {
@@ -606,6 +594,21 @@ impl<F: Copy> Shading<F> {
             Colors::Same(color) if !self.varies => Some(color),
             _ => None,
         }
+    }
+}
+
+/// `f` over `items` with their indices, in parallel on rayon's pool when it has more than
+/// one thread, else in order on this thread: a worker that shares the CPUs with others gets
+/// a pool of one (`runner`), where handing batches to another thread only costs switches.
+/// The first error stops the items not yet begun.
+fn each<T: Sync, R: Send>(
+    items: &[T],
+    f: impl Fn((usize, &T)) -> Result<R, Stop> + Sync + Send,
+) -> Result<Vec<R>, Stop> {
+    if rayon::current_num_threads() > 1 {
+        items.par_iter().enumerate().map(f).collect()
+    } else {
+        items.iter().enumerate().map(f).collect()
     }
 }
 
