@@ -21,9 +21,11 @@ pub fn framebuffer_png(image: &FloatImage) -> Result<Vec<u8>, String> {
         let clamped = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
         (clamped * 255.0 + 0.5) as u8
     };
+    let colour = |p: [f32; 4]| Rgb([to_byte(p[0]), to_byte(p[1]), to_byte(p[2])]);
+    let mut last = Remembered::default();
     encode(image.width, image.height, |x, y| {
         let p = pixel(image, x, y).unwrap_or([0.0; 4]);
-        Rgb([to_byte(p[0]), to_byte(p[1]), to_byte(p[2])])
+        last.get(p.map(f32::to_bits), || colour(p))
     })
 }
 
@@ -60,7 +62,12 @@ pub fn difference_png(a: &FloatImage, b: &FloatImage) -> Option<Result<(Vec<u8>,
             .copied()
             .unwrap_or(0.0)
     };
-    Some(encode(a.width, a.height, |x, y| heat(at(x, y))).map(|png| (png, largest)))
+    let mut last = Remembered::default();
+    let png = encode(a.width, a.height, |x, y| {
+        let d = at(x, y);
+        last.get(d.to_bits(), || heat(d))
+    });
+    Some(png.map(|png| (png, largest)))
 }
 
 /// The heat map's colour for a difference.
@@ -92,6 +99,32 @@ pub fn colour_map(t: f64) -> Rgb<u8> {
     Rgb([mix(0), mix(1), mix(2)])
 }
 
+/// The colour of the last value asked for: neighbouring pixels mostly hold the same value,
+/// and a whole framebuffer often one, so each run of them is coloured once.
+struct Remembered<K> {
+    last: Option<(K, Rgb<u8>)>,
+}
+
+impl<K> Default for Remembered<K> {
+    fn default() -> Self {
+        Remembered { last: None }
+    }
+}
+
+impl<K: PartialEq> Remembered<K> {
+    /// The colour of `key`: the last one's when `key` is the last key, else `colour()`.
+    fn get(&mut self, key: K, colour: impl FnOnce() -> Rgb<u8>) -> Rgb<u8> {
+        match &self.last {
+            Some((last, rgb)) if *last == key => *rgb,
+            _ => {
+                let rgb = colour();
+                self.last = Some((key, rgb));
+                rgb
+            }
+        }
+    }
+}
+
 /// Pixel `(x, y)` counted from the top-left corner.
 fn pixel(image: &FloatImage, x: u32, y: u32) -> Option<[f32; 4]> {
     let row = image.height.checked_sub(1)?.checked_sub(y)?;
@@ -102,7 +135,7 @@ fn pixel(image: &FloatImage, x: u32, y: u32) -> Option<[f32; 4]> {
 }
 
 /// Encodes a `width` x `height` PNG whose pixel `(x, y)` (from the top left) is `f(x, y)`.
-fn encode(width: u32, height: u32, f: impl Fn(u32, u32) -> Rgb<u8>) -> Result<Vec<u8>, String> {
+fn encode(width: u32, height: u32, f: impl FnMut(u32, u32) -> Rgb<u8>) -> Result<Vec<u8>, String> {
     let img = RgbImage::from_fn(width, height, f);
     let mut bytes = Cursor::new(Vec::new());
     img.write_to(&mut bytes, ImageFormat::Png)

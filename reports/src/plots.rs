@@ -104,14 +104,18 @@ fn histogram(
         .axis_desc_style((FONT, 12))
         .draw()
         .ok()?;
-    chart
-        .draw_series(
-            Histogram::vertical(&chart)
-                .style(colour.filled())
-                .margin(2)
-                .data(counts.iter().enumerate().map(|(b, c)| (b, *c))),
-        )
-        .ok()?;
+    // One bar per bin, in bin order (plotters' `Histogram` sums through a hash map, so its
+    // bars came out in a different order on every run).
+    let bar = |(b, count): (usize, &u32)| {
+        let corners = [
+            (SegmentValue::Exact(b), 0),
+            (SegmentValue::Exact(b + 1), *count),
+        ];
+        let mut bar = Rectangle::new(corners, colour.filled());
+        bar.set_margin(0, 0, 2, 2);
+        bar
+    };
+    chart.draw_series(counts.iter().enumerate().map(bar)).ok()?;
     Some(())
 }
 
@@ -354,6 +358,31 @@ mod tests {
         assert_eq!(ulp_bin(f64::INFINITY, 18), 18);
         assert_eq!(ulp_bin_label(4, 18), "4");
         assert_eq!(ulp_bin_label(18, 18), "≥2^16");
+    }
+
+    #[test]
+    fn ulp_histograms_draw_one_bar_per_bin_in_bin_order() {
+        let channels: Vec<Channel> = [0.0, 0.5, 1.0, 3.0, 5.0, 1e9]
+            .map(|e| Channel {
+                ulp16_error: e,
+                ulp32_error: e * 2.0,
+                ..Channel::default()
+            })
+            .to_vec();
+        let refs: Vec<&Channel> = channels.iter().collect();
+        let svg = ulp_histograms(&refs).expect("drawn");
+        let bars = |colour: &str| -> Vec<u32> {
+            svg.lines()
+                .filter(|l| l.starts_with("<rect") && l.contains(colour))
+                .filter_map(|l| l.split("x=\"").nth(1)?.split('"').next()?.parse().ok())
+                .collect()
+        };
+        for colour in ["#E69F00", "#0072B2"] {
+            let xs = bars(colour);
+            assert!(xs.len() > 10, "{colour}: {xs:?}");
+            assert!(xs.windows(2).all(|w| w[0] < w[1]), "{colour}: {xs:?}");
+        }
+        assert_eq!(ulp_histograms(&refs).as_deref(), Some(svg.as_str()));
     }
 
     #[test]

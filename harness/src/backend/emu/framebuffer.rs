@@ -53,15 +53,6 @@ impl<T: Copy> Framebuffer<T> {
         self.tiles.fill(Tile::Fill(color));
     }
 
-    /// Pixel `(x, y)`, if inside.
-    pub fn get(&self, x: u32, y: u32) -> Option<[T; 4]> {
-        let (tile, at) = self.locate(x, y)?;
-        match self.tiles.get(tile)? {
-            Tile::Fill(color) => Some(*color),
-            Tile::Pixels(pixels) => pixels.get(at).copied(),
-        }
-    }
-
     /// Pixel `(x, y)` to write, if inside; its tile gets a colour per pixel.
     pub fn pixel_mut(&mut self, x: u32, y: u32) -> Option<&mut [T; 4]> {
         let (tile, at) = self.locate(x, y)?;
@@ -147,18 +138,34 @@ impl<T: Copy> Framebuffer<T> {
     }
 
     /// The pixels of a rectangle, row by row from the bottom (as `glReadPixels`), each
-    /// through `f`; pixels outside read as `outside`.
+    /// through `f` (once per run of a one-colour tile); pixels outside read as `outside`.
     pub fn read<U>(&self, x: u32, y: u32, w: u32, h: u32, f: impl Fn(T) -> U, outside: U) -> Vec<U>
     where
         U: Copy,
     {
         let mut out = Vec::with_capacity(w as usize * h as usize * 4);
+        let end = x.saturating_add(w);
         for row in y..y.saturating_add(h) {
-            for col in x..x.saturating_add(w) {
-                match self.get(col, row) {
-                    Some(p) => out.extend(p.map(&f)),
-                    None => out.extend([outside; 4]),
+            let mut col = x;
+            while col < end {
+                let Some((tile, at)) = self.locate(col, row) else {
+                    out.extend([outside; 4]);
+                    col += 1;
+                    continue;
+                };
+                // The run of this row inside this tile and the framebuffer.
+                let run_end = end.min(self.width).min((col / TILE + 1) * TILE);
+                match &self.tiles[tile] {
+                    Tile::Fill(color) => {
+                        let value = color.map(&f);
+                        (col..run_end).for_each(|_| out.extend(value));
+                    }
+                    Tile::Pixels(pixels) => {
+                        let run = &pixels[at..at + (run_end - col) as usize];
+                        out.extend(run.iter().flat_map(|p| p.map(&f)));
+                    }
                 }
+                col = run_end;
             }
         }
         out
@@ -211,6 +218,18 @@ mod tests {
 
     fn same(a: &f64, b: &f64) -> bool {
         a.to_bits() == b.to_bits()
+    }
+
+    impl Framebuffer<f64> {
+        /// Pixel `(x, y)`, if inside.
+        fn get(&self, x: u32, y: u32) -> Option<[f64; 4]> {
+            let read = self.read(x, y, 1, 1, Some, None);
+            read.iter()
+                .copied()
+                .collect::<Option<Vec<f64>>>()?
+                .try_into()
+                .ok()
+        }
     }
 
     /// Quads covering every pixel of the rectangle `[x0, x1) x [y0, y1)` (even corners).
