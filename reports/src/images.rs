@@ -23,7 +23,9 @@ pub fn framebuffer_png(image: &FloatImage) -> Result<Vec<u8>, String> {
     };
     let colour = |p: [f32; 4]| Rgb([to_byte(p[0]), to_byte(p[1]), to_byte(p[2])]);
     let mut last = Remembered::default();
-    encode(image.width, image.height, |x, y| {
+    let bits = |p: &[f32; 4]| p.map(f32::to_bits);
+    let uniform = image.pixels.windows(2).all(|w| bits(&w[0]) == bits(&w[1]));
+    encode(image.width, image.height, uniform, |x, y| {
         let p = pixel(image, x, y).unwrap_or([0.0; 4]);
         last.get(p.map(f32::to_bits), || colour(p))
     })
@@ -63,7 +65,10 @@ pub fn difference_png(a: &FloatImage, b: &FloatImage) -> Option<Result<(Vec<u8>,
             .unwrap_or(0.0)
     };
     let mut last = Remembered::default();
-    let png = encode(a.width, a.height, |x, y| {
+    let uniform = differences
+        .windows(2)
+        .all(|w| w[0].to_bits() == w[1].to_bits());
+    let png = encode(a.width, a.height, uniform, |x, y| {
         let d = at(x, y);
         last.get(d.to_bits(), || heat(d))
     });
@@ -135,12 +140,33 @@ fn pixel(image: &FloatImage, x: u32, y: u32) -> Option<[f32; 4]> {
 }
 
 /// Encodes a `width` x `height` PNG whose pixel `(x, y)` (from the top left) is `f(x, y)`.
-fn encode(width: u32, height: u32, f: impl FnMut(u32, u32) -> Rgb<u8>) -> Result<Vec<u8>, String> {
+/// An image of one colour (`uniform`) is encoded at the smallest size of the same shape
+/// (1x1 for a square window), which the page's pixelated scaling shows alike: most of a
+/// suite's framebuffers are one colour, and a 250x250 PNG of each was most of a report's cost.
+fn encode(
+    width: u32,
+    height: u32,
+    uniform: bool,
+    f: impl FnMut(u32, u32) -> Rgb<u8>,
+) -> Result<Vec<u8>, String> {
+    let (width, height) = match (uniform, gcd(width, height)) {
+        (true, g) if g > 0 => (width / g, height / g),
+        _ => (width, height),
+    };
     let img = RgbImage::from_fn(width, height, f);
     let mut bytes = Cursor::new(Vec::new());
     img.write_to(&mut bytes, ImageFormat::Png)
         .map_err(|e| format!("cannot encode PNG: {e}"))?;
     Ok(bytes.into_inner())
+}
+
+/// Greatest common divisor (0 when both are 0).
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 #[cfg(test)]
@@ -195,6 +221,35 @@ mod tests {
         };
         assert_eq!(lightness(0), 0);
         assert!(lightness(1) > 0 && lightness(2) > lightness(1));
+    }
+
+    #[test]
+    fn an_image_of_one_colour_is_encoded_at_the_smallest_size_of_its_shape() {
+        let decode = |png: Vec<u8>| image::load_from_memory(&png).expect("decodes").to_rgb8();
+        let square = decode(
+            framebuffer_png(&image(250, 250, |_, _| [0.0, 1.0, 0.0, 1.0])).expect("encodes"),
+        );
+        assert_eq!(square.dimensions(), (1, 1));
+        assert_eq!(square.get_pixel(0, 0), &Rgb([0, 255, 0]));
+        let wide = decode(framebuffer_png(&image(250, 200, |_, _| [0.5; 4])).expect("encodes"));
+        assert_eq!(wide.dimensions(), (5, 4));
+        let a = image(6, 4, |_, _| [0.5; 4]);
+        let (same, largest) = difference_png(&a, &a).expect("same size").expect("encodes");
+        assert_eq!((decode(same).dimensions(), largest), ((3, 2), 0.0));
+        // One pixel apart keeps every pixel.
+        let b = image(6, 4, |x, y| {
+            if (x, y) == (5, 3) {
+                [0.25; 4]
+            } else {
+                [0.5; 4]
+            }
+        });
+        assert_eq!(
+            decode(framebuffer_png(&b).expect("encodes")).dimensions(),
+            (6, 4)
+        );
+        let (map, _) = difference_png(&a, &b).expect("same size").expect("encodes");
+        assert_eq!(decode(map).dimensions(), (6, 4));
     }
 
     #[test]
