@@ -138,6 +138,9 @@ enum Commands {
         /// The highp reference for verdicts.
         #[arg(long, value_enum, default_value = "driver")]
         reference: ReferenceMode,
+        /// Every test draws into a window of exact floats.
+        #[arg(long)]
+        exact_windows: bool,
     },
 }
 
@@ -280,6 +283,7 @@ fn main() -> ExitCode {
                     emu_profile,
                     framebuffers: None,
                     reference: ReferenceMode::None,
+                    exact_windows: true,
                 },
                 jobs: jobs
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -306,6 +310,7 @@ fn main() -> ExitCode {
             framebuffers,
             emu_profile,
             reference,
+            exact_windows,
         } => {
             let options = BackendOptions {
                 gl_device,
@@ -313,6 +318,7 @@ fn main() -> ExitCode {
                 framebuffers,
                 emu_profile,
                 reference,
+                exact_windows,
             };
             let code = worker_main(backend, &options);
             ExitCode::from(code as u8)
@@ -435,6 +441,7 @@ fn run_command(args: RunArgs) -> ExitCode {
                     max_fails: args.max_fails,
                     framebuffers: args.framebuffers,
                     reference: args.reference,
+                    exact_windows: false,
                 },
                 results_dir: args.results,
                 force: args.force,

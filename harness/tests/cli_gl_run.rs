@@ -17,7 +17,8 @@ fn infinity_and_nan_results_are_recorded_not_lost() {
     std::fs::write(
         dir.join("nonfinite.shader_test"),
         "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
-         [fragment shader]\n#version 300 es\nprecision highp float;\nuniform float big, neg;\n\
+         [fragment shader]\n#version 300 es\nprecision mediump float;\n\
+         uniform highp float big, neg;\n\
          out vec4 color;\nvoid main() { color = vec4(big * big, sqrt(neg), -big * big, 1.0); }\n\n\
          [test]\nuniform float big 1e30\nuniform float neg -1.0\ndraw rect -1 -1 2 2\n\
          probe all rgba 0.0 0.0 0.0 1.0\n",
@@ -39,4 +40,66 @@ fn infinity_and_nan_results_are_recorded_not_lost() {
     assert_eq!(observed[1], "NaN", "{observed}");
     assert_eq!(observed[2], "-inf", "{observed}");
     assert_eq!(test["probes"][0]["observed_bits"][0], "0x7f800000");
+}
+
+/// A test whose shaders hold nothing lowp or mediump needs no exact floats (its verdict is
+/// n/a): it draws into an RGBA8 window, as piglit's, and reads back multiples of 1/255. The
+/// same shader at mediump reads back the float it wrote.
+#[test]
+fn only_a_test_with_reduced_precision_draws_into_a_float_window() {
+    if !have_gl() {
+        return;
+    }
+    let dir = temp_dir("window_format");
+    for precision in ["highp", "mediump"] {
+        std::fs::write(
+            dir.join(format!("{precision}.shader_test")),
+            format!(
+                "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
+                 [fragment shader]\n#version 300 es\nprecision {precision} float;\n\
+                 precision highp int;\nout vec4 color;\n\
+                 void main() {{ color = vec4(0.3, 0.6, 0.1, 1.0); }}\n\n\
+                 [test]\ndraw rect -1 -1 2 2\nprobe all rgba 0.3 0.6 0.1 1.0\n"
+            ),
+        )
+        .expect("write");
+    }
+    let output = halfcheck()
+        .args([
+            "run",
+            "--backend",
+            "gl",
+            "--timeout",
+            "30",
+            "--no-report",
+            "--results",
+        ])
+        .arg(dir.join("out"))
+        .args(["highp", "mediump"].map(|p| dir.join(format!("{p}.shader_test"))))
+        .output()
+        .expect("runs");
+    let text = std::fs::read_to_string(dir.join("out/results.json")).expect("results");
+    let results: Value = serde_json::from_str(&text).expect("json");
+    let observed = |name: &str| -> Vec<f64> {
+        let test = &results["tests"][name];
+        assert_eq!(test["status"], "pass", "{test} {output:?}");
+        let values = test["probes"][0]["observed"].as_array().expect("observed");
+        values.iter().filter_map(Value::as_f64).collect()
+    };
+    let bytes = |v: &[f64]| {
+        v.iter()
+            .all(|x| (x * 255.0 - (x * 255.0).round()).abs() < 1e-4)
+    };
+    let highp = observed("highp.shader_test");
+    assert_eq!(results["tests"]["highp.shader_test"]["verdict"], "n/a");
+    assert!(
+        bytes(&highp),
+        "an 8-bit window reads multiples of 1/255: {highp:?}"
+    );
+    let mediump = observed("mediump.shader_test");
+    assert!(
+        !bytes(&mediump),
+        "a float window reads the floats written: {mediump:?}"
+    );
+    assert_eq!(mediump[3], 1.0);
 }

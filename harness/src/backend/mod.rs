@@ -50,6 +50,9 @@ pub struct BackendOptions {
     /// The emulator's driver profile (`--emu-profile`): a built-in name or a YAML file
     /// (made absolute, for the workers); the default profile when empty.
     pub emu_profile: String,
+    /// Whether every test draws into a window of exact floats; else only a test whose verdict
+    /// needs them (one holding lowp or mediump), the rest into RGBA8 as piglit's window.
+    pub exact_windows: bool,
 }
 
 /// A backend opened for a worker.
@@ -111,6 +114,9 @@ pub trait Backend {
     /// From now on, keep each test's final window framebuffer for [`Backend::take_window`]
     /// (the emulator then shades every pixel, not only the probed ones).
     fn keep_windows(&mut self) {}
+    /// Whether the next tests need the exact floats their shaders write (the default). Without,
+    /// the GL backend draws into an RGBA8 window as piglit's is, unless windows are kept.
+    fn exact_window(&mut self, _exact: bool) {}
     /// The window framebuffer the last test left, when kept and the test ran.
     fn take_window(&mut self) -> Option<WindowImage> {
         None

@@ -63,6 +63,7 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
         max_fails: None,
         framebuffers: false,
         reference: ReferenceMode::None,
+        exact_windows: true,
     };
     let review = Review::default();
     let outcome = run(

@@ -91,6 +91,10 @@ pub struct Settings {
     /// When each lowp/mediump test also runs promoted to highp, as the verdicts' reference.
     #[serde(default)]
     pub reference: ReferenceMode,
+    /// Every test draws into a window of exact floats, not only those a verdict needs them
+    /// for (`fingerprint` reads exact floats from highp probes too).
+    #[serde(default)]
+    pub exact_windows: bool,
 }
 
 impl Settings {
@@ -101,6 +105,7 @@ impl Settings {
             emu_mode: self.emu_mode,
             emu_profile: self.emu_profile.clone(),
             reference: self.reference,
+            exact_windows: self.exact_windows,
             framebuffers: self
                 .framebuffers
                 .then(|| absolute(dir).join("framebuffers")),
@@ -460,7 +465,7 @@ fn worker_malloc_tunables() -> String {
 }
 
 /// `worker --backend KIND [--gl-device N] --emu-mode MODE [--emu-profile PROFILE]
-/// --reference WHEN [--framebuffers DIR]`.
+/// --reference WHEN [--framebuffers DIR] [--exact-windows]`.
 fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     let mut args = vec![
         "worker".to_string(),
@@ -478,6 +483,9 @@ fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     ]);
     if let Some(dir) = &options.framebuffers {
         args.extend(["--framebuffers".to_string(), dir.display().to_string()]);
+    }
+    if options.exact_windows {
+        args.push("--exact-windows".to_string());
     }
     if !options.emu_profile.is_empty() {
         args.extend(["--emu-profile".to_string(), options.emu_profile.clone()]);

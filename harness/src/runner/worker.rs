@@ -51,12 +51,16 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
                 let start = Instant::now();
                 let mut result = match parse_file(&job.path) {
                     Ok(test) => {
+                        // A test with nothing lowp or mediump gets no verdict: it needs no floats.
+                        let reduced = judges && verdict::reduced::declares_reduced_precision(&test);
+                        backend.exact_window(reduced || options.exact_windows);
                         let mut result = backend.run_test(&test);
                         // The test's own window, before a reference run replaces it.
                         let window = backend.take_window();
                         if judges {
                             let mut reference = |promoted: &_| backend.run_test(promoted);
-                            verdict::attach(&test, &mut result, options.reference, &mut reference);
+                            let mode = options.reference;
+                            verdict::attach(&test, reduced, &mut result, mode, &mut reference);
                         }
                         if let (Some(dir), Some(window)) = (&options.framebuffers, window) {
                             keep_window(dir, &job.name, &window, &mut result);

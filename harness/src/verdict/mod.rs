@@ -16,13 +16,14 @@ use crate::results::{ReferenceOutcome, ReferenceRun, Status, TestResult};
 use crate::shader_test::ShaderTest;
 use std::time::Instant;
 
-/// Gives `result` its lowering verdict: `n/a` when the shaders hold nothing lowp or mediump,
-/// else judged from the emulator's predictions at every pixel the probes read and, as `mode`
+/// Gives `result` its lowering verdict: `n/a` when the shaders hold nothing lowp or mediump
+/// (`reduced` false: [`reduced::declares_reduced_precision`]), else judged from the emulator's predictions at every pixel the probes read and, as `mode`
 /// asks, the driver's own highp reference (`run` runs the promoted test on the same device).
 /// A test that ran but cannot be judged gets `unjudged` and `verdict_reason` says why;
 /// skipped and broken tests get no verdict.
 pub fn attach(
     test: &ShaderTest,
+    reduced: bool,
     result: &mut TestResult,
     mode: ReferenceMode,
     run: &mut dyn FnMut(&ShaderTest) -> TestResult,
@@ -30,7 +31,7 @@ pub fn attach(
     if matches!(result.status, Status::Skip | Status::Error) {
         return;
     }
-    if !reduced::declares_reduced_precision(test) {
+    if !reduced {
         result.verdict = Some(Verdict::NotApplicable);
         return;
     }

@@ -24,16 +24,18 @@ use glow::HasContext;
 use std::collections::BTreeMap;
 
 /// Runs `test` (whose requirements were already checked) and reports its result, with the
-/// final window framebuffer when `keep_window` asks for it.
+/// final window framebuffer when `keep_window` asks for it; `exact` asks for a window that
+/// holds the exact floats the shaders write.
 pub fn run(
     gl: &glow::Context,
     info: &ContextInfo,
     extra: &ExtraFunctions,
     test: &ShaderTest,
     keep_window: bool,
+    exact: bool,
 ) -> (TestResult, Option<WindowImage>) {
     let (width, height) = test.require.window_size();
-    let mut device = match GlDevice::new(gl, info, extra, width, height) {
+    let mut device = match GlDevice::new(gl, info, extra, width, height, exact) {
         Ok(device) => device,
         Err(stop) => return (TestResult::with_status(stop.status, stop.reason), None),
     };
@@ -66,15 +68,17 @@ struct GlDevice<'a> {
 }
 
 impl<'a> GlDevice<'a> {
-    /// A device drawing into a new `width` x `height` window FBO, with a vertex array bound.
+    /// A device drawing into a new `width` x `height` window FBO (of exact floats when
+    /// `exact`), with a vertex array bound.
     fn new(
         gl: &'a glow::Context,
         info: &'a ContextInfo,
         extra: &ExtraFunctions,
         width: u32,
         height: u32,
+        exact: bool,
     ) -> Result<GlDevice<'a>, Stop> {
-        let window = Target::window(gl, info, width, height)?;
+        let window = Target::window(gl, info, width, height, exact)?;
         // SAFETY: a vertex array for the test's attributes, deleted in `delete`.
         let vao = unsafe { gl.create_vertex_array() }.ok();
         // SAFETY: binding the array just created.

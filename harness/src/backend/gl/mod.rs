@@ -95,6 +95,8 @@ pub struct GlBackend {
     keep_windows: bool,
     /// The last test's window framebuffer, when kept.
     window: Option<WindowImage>,
+    /// Whether the next tests need the exact floats their shaders write.
+    exact_window: bool,
 }
 
 impl GlBackend {
@@ -106,6 +108,7 @@ impl GlBackend {
             broken: None,
             keep_windows: false,
             window: None,
+            exact_window: true,
         })
     }
 
@@ -142,14 +145,18 @@ impl Backend for GlBackend {
             ),
             ("halfcheck".to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
         ]);
-        let float_target = info.has("GL_EXT_color_buffer_float") || info.es_at_least(3, 2);
+        let render_target = match (target::renders_to_float(info), self.keep_windows) {
+            (false, _) => "RGBA8",
+            (true, true) => "RGBA32F",
+            (true, false) => "RGBA32F; RGBA8, as piglit's, for a test whose verdict is n/a",
+        };
         RunInfo {
             backend: "gl".into(),
             renderer: info.renderer.clone(),
             versions,
             context: json!({
                 "shader_precision_format": precision_formats(&self.context.gl),
-                "render_target": if float_target { "RGBA32F" } else { "RGBA8" },
+                "render_target": render_target,
                 "extensions": info.extensions,
             }),
             ..RunInfo::default()
@@ -171,8 +178,15 @@ impl Backend for GlBackend {
             Some(reason) => TestResult::with_status(Status::Skip, reason),
             None => {
                 let info = &self.context.info;
-                let (result, window) =
-                    device::run(gl, info, &self.context.extra, test, self.keep_windows);
+                let exact = self.exact_window || self.keep_windows;
+                let (result, window) = device::run(
+                    gl,
+                    info,
+                    &self.context.extra,
+                    test,
+                    self.keep_windows,
+                    exact,
+                );
                 self.window = window;
                 self.reset();
                 result
@@ -184,6 +198,10 @@ impl Backend for GlBackend {
 
     fn keep_windows(&mut self) {
         self.keep_windows = true;
+    }
+
+    fn exact_window(&mut self, exact: bool) {
+        self.exact_window = exact;
     }
 
     fn take_window(&mut self) -> Option<WindowImage> {

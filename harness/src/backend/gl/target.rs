@@ -2,7 +2,9 @@
 //!
 //! The window is an FBO the size piglit would use, with an RGBA32F colour attachment when
 //! the context can render to one (`GL_EXT_color_buffer_float` or ES 3.2), so probes read the
-//! exact floats the shader wrote; otherwise RGBA8. It has a 24-bit depth / 8-bit stencil
+//! exact floats the shader wrote; otherwise, or when the test's verdict needs no floats (it
+//! holds nothing lowp or mediump), RGBA8 as piglit's. llvmpipe compiles a fragment shader
+//! for an RGBA32F target in about 3 ms more (BENCHMARKS.md). It has a 24-bit depth / 8-bit stencil
 //! buffer. The `fb` commands make FBOs of one colour attachment each, as piglit does: test
 //! textures (`tex 2d`, a `tex slice` of one level and layer, all layers with `tex layered`)
 //! or a new multisample renderbuffer (`ms`).
@@ -27,15 +29,17 @@ pub struct Target {
 }
 
 impl Target {
-    /// The window FBO, bound, cleared to zero colour and depth 1, viewport set.
+    /// The window FBO, bound, cleared to zero colour and depth 1, viewport set: RGBA32F when
+    /// `exact` asks for the floats the shaders write and the context can render to it, else
+    /// RGBA8 as piglit's window is.
     pub fn window(
         gl: &glow::Context,
         info: &ContextInfo,
         width: u32,
         height: u32,
+        exact: bool,
     ) -> Result<Target, Stop> {
-        let float_ok = info.has("GL_EXT_color_buffer_float") || info.es_at_least(3, 2);
-        let formats: &[(u32, Readout)] = if float_ok {
+        let formats: &[(u32, Readout)] = if exact && renders_to_float(info) {
             &[
                 (glow::RGBA32F, Readout::Float),
                 (glow::RGBA8, Readout::Unorm),
@@ -234,6 +238,11 @@ impl Target {
             }
         }
     }
+}
+
+/// Whether the context can render to RGBA32F.
+pub fn renders_to_float(info: &ContextInfo) -> bool {
+    info.has("GL_EXT_color_buffer_float") || info.es_at_least(3, 2)
 }
 
 fn window_with(
