@@ -103,3 +103,68 @@ fn only_a_test_with_reduced_precision_draws_into_a_float_window() {
     );
     assert_eq!(mediump[3], 1.0);
 }
+
+/// Mesa's shader cache goes into the results directory, never the home directory, in one
+/// file rather than one per compiled shader.
+#[test]
+fn the_shader_cache_is_one_file_in_the_results_directory() {
+    if !have_gl() {
+        return;
+    }
+    let dir = temp_dir("shader_cache");
+    let home = dir.join("home");
+    std::fs::create_dir_all(&home).expect("home");
+    for (name, colour) in [("a", "0.25"), ("b", "0.5")] {
+        std::fs::write(
+            dir.join(format!("{name}.shader_test")),
+            format!(
+                "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
+                 [fragment shader]\n#version 300 es\nprecision mediump float;\nout vec4 color;\n\
+                 void main() {{ color = vec4({colour}); }}\n\n\
+                 [test]\ndraw rect -1 -1 2 2\nprobe all rgba {colour} {colour} {colour} {colour}\n"
+            ),
+        )
+        .expect("write");
+    }
+    let output = halfcheck()
+        .env_remove("MESA_SHADER_CACHE_DIR")
+        .env_remove("MESA_DISK_CACHE_SINGLE_FILE")
+        .env_remove("XDG_CACHE_HOME")
+        .env("HOME", &home)
+        .args([
+            "run",
+            "--backend",
+            "gl",
+            "-j",
+            "1",
+            "--no-report",
+            "--results",
+        ])
+        .arg(dir.join("out"))
+        .args(["a", "b"].map(|n| dir.join(format!("{n}.shader_test"))))
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.join("out/mesa_shader_cache")];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).expect("cache dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    let names: Vec<String> = files
+        .iter()
+        .filter_map(|f| Some(f.file_name()?.to_str()?.to_string()))
+        .collect();
+    assert!(names.iter().any(|n| n == "foz_cache.foz"), "{names:?}");
+    assert!(files.len() <= 4, "one cache file and its index: {names:?}");
+    assert!(
+        std::fs::read_dir(&home).expect("home").next().is_none(),
+        "nothing written to the home directory"
+    );
+}

@@ -416,6 +416,11 @@ fn resolved_kind(asked: BackendKind, info: &RunInfo) -> BackendKind {
 }
 
 /// How to start a worker for this run, with Mesa's shader cache inside the results directory.
+///
+/// A cache halfcheck places there is kept in one file (`MESA_DISK_CACHE_SINGLE_FILE`) unless
+/// the user chose otherwise: it serves only the run's own repeats, and writing one file per
+/// compiled shader cost the suite of `scripts/bench` 12% of its wall time (BENCHMARKS.md).
+/// A cache directory the user set is left as it is.
 fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find halfcheck itself: {e}"))?;
     let mut env = Vec::new();
@@ -425,6 +430,12 @@ fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, Stri
             "MESA_SHADER_CACHE_DIR".to_string(),
             cache.display().to_string(),
         ));
+        if std::env::var_os("MESA_DISK_CACHE_SINGLE_FILE").is_none() {
+            env.push((
+                "MESA_DISK_CACHE_SINGLE_FILE".to_string(),
+                "true".to_string(),
+            ));
+        }
     }
     env.push(("GLIBC_TUNABLES".to_string(), worker_malloc_tunables()));
     if std::env::var_os("RAYON_NUM_THREADS").is_none() {
