@@ -145,18 +145,7 @@ fn the_shader_cache_is_one_file_in_the_results_directory() {
         .output()
         .expect("runs");
     assert_eq!(output.status.code(), Some(0), "{output:?}");
-    let mut files = Vec::new();
-    let mut dirs = vec![dir.join("out/mesa_shader_cache")];
-    while let Some(d) = dirs.pop() {
-        for entry in std::fs::read_dir(&d).expect("cache dir").flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
+    let files = files_under(&dir.join("out/mesa_shader_cache"));
     let names: Vec<String> = files
         .iter()
         .filter_map(|f| Some(f.file_name()?.to_str()?.to_string()))

@@ -106,19 +106,8 @@ fn targets(page: &str) -> Vec<String> {
 /// Every link and image of every page resolves to a file of the site (and a same-page
 /// anchor to an element of the page); every PNG decodes; nothing points outside the site.
 fn check_site(site: &Path) -> usize {
-    let mut pages = vec![site.to_path_buf()];
     let mut checked = 0;
-    let mut files = Vec::new();
-    while let Some(dir) = pages.pop() {
-        for entry in std::fs::read_dir(&dir).expect("site dir").flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                pages.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
+    let files = files_under(site);
     for file in &files {
         match file.extension().and_then(|e| e.to_str()) {
             Some("png") => {

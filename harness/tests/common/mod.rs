@@ -24,6 +24,13 @@ pub fn case_file(name: &str) -> PathBuf {
 
 /// The `.shader_test` files under `dir`, sorted.
 pub fn shader_tests(dir: &Path) -> Vec<PathBuf> {
+    let mut files = files_under(dir);
+    files.retain(|path| path.extension().is_some_and(|e| e == "shader_test"));
+    files
+}
+
+/// Every file under `dir`, at any depth, sorted.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(dir) = pending.pop() {
@@ -32,7 +39,7 @@ pub fn shader_tests(dir: &Path) -> Vec<PathBuf> {
             let path = entry.path();
             if path.is_dir() {
                 pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "shader_test") {
+            } else {
                 files.push(path);
             }
         }
