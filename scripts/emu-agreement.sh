@@ -37,9 +37,9 @@ for lane in $lanes; do
     i=0
     for dir in "$@"; do
         i=$((i + 1))
-        env "$(lane_env "$lane")" "$halfcheck" run "$dir" --backend gl \
+        env "$(lane_env "$lane")" "$halfcheck" run "$dir" --backend gl --exact-windows --force \
             --results "$out/$lane-gl-$i" >/dev/null 2>&1 || true
-        "$halfcheck" run "$dir" --backend emu --emu-profile "$out/$lane.yaml" \
+        "$halfcheck" run "$dir" --backend emu --emu-profile "$out/$lane.yaml" --force \
             --results "$out/$lane-emu-$i" >/dev/null 2>&1 || true
     done
 done

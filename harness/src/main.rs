@@ -212,6 +212,10 @@ struct RunArgs {
     /// RESULTS/framebuffers/<test name>.rgba32f (see README).
     #[arg(long)]
     framebuffers: bool,
+    /// Draw every test into a window of exact floats (RGBA32F). By default only a test
+    /// holding lowp or mediump does, for its verdict; the rest draw into RGBA8, as in piglit.
+    #[arg(long)]
+    exact_windows: bool,
     /// Do not write the HTML report into DIR/report/.
     #[arg(long)]
     no_report: bool,
@@ -441,7 +445,7 @@ fn run_command(args: RunArgs) -> ExitCode {
                     max_fails: args.max_fails,
                     framebuffers: args.framebuffers,
                     reference: args.reference,
-                    exact_windows: false,
+                    exact_windows: args.exact_windows,
                 },
                 results_dir: args.results,
                 force: args.force,

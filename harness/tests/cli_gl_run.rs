@@ -44,7 +44,7 @@ fn infinity_and_nan_results_are_recorded_not_lost() {
 
 /// A test whose shaders hold nothing lowp or mediump needs no exact floats (its verdict is
 /// n/a): it draws into an RGBA8 window, as piglit's, and reads back multiples of 1/255. The
-/// same shader at mediump reads back the float it wrote.
+/// same shader at mediump, or any with `--exact-windows`, reads back the float it wrote.
 #[test]
 fn only_a_test_with_reduced_precision_draws_into_a_float_window() {
     if !have_gl() {
@@ -102,6 +102,28 @@ fn only_a_test_with_reduced_precision_draws_into_a_float_window() {
         "a float window reads the floats written: {mediump:?}"
     );
     assert_eq!(mediump[3], 1.0);
+    // `--exact-windows` gives the highp test a float window too.
+    let output = halfcheck()
+        .args([
+            "run",
+            "--backend",
+            "gl",
+            "--exact-windows",
+            "--no-report",
+            "--results",
+        ])
+        .arg(dir.join("exact"))
+        .arg(dir.join("highp.shader_test"))
+        .output()
+        .expect("runs");
+    let text = std::fs::read_to_string(dir.join("exact/results.json")).expect("results");
+    let results: Value = serde_json::from_str(&text).expect("json");
+    let exact = &results["tests"]["highp.shader_test"]["probes"][0]["observed"];
+    assert_eq!(
+        exact[0].as_f64(),
+        Some(f64::from(0.3f32)),
+        "{exact} {output:?}"
+    );
 }
 
 /// Mesa's shader cache goes into the results directory, never the home directory, in one

@@ -114,8 +114,10 @@ pub trait Backend {
     /// From now on, keep each test's final window framebuffer for [`Backend::take_window`]
     /// (the emulator then shades every pixel, not only the probed ones).
     fn keep_windows(&mut self) {}
-    /// Whether the next tests need the exact floats their shaders write (the default). Without,
-    /// the GL backend draws into an RGBA8 window as piglit's is, unless windows are kept.
+    /// From now on, a test that [`Backend::exact_window`] says needs no exact floats may draw
+    /// into an RGBA8 window as piglit's is (the GL backend; unless windows are kept).
+    fn narrow_windows(&mut self) {}
+    /// Whether the next tests need the exact floats their shaders write (the default).
     fn exact_window(&mut self, _exact: bool) {}
     /// The window framebuffer the last test left, when kept and the test ran.
     fn take_window(&mut self) -> Option<WindowImage> {

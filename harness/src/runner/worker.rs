@@ -33,6 +33,9 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     if options.framebuffers.is_some() {
         backend.keep_windows();
     }
+    if judges && !options.exact_windows {
+        backend.narrow_windows();
+    }
     let mut info = RunInfo {
         fallback,
         ..backend.run_info()
@@ -53,7 +56,7 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
                     Ok(test) => {
                         // A test with nothing lowp or mediump gets no verdict: it needs no floats.
                         let reduced = judges && verdict::reduced::declares_reduced_precision(&test);
-                        backend.exact_window(reduced || options.exact_windows);
+                        backend.exact_window(reduced);
                         let mut result = backend.run_test(&test);
                         // The test's own window, before a reference run replaces it.
                         let window = backend.take_window();

@@ -97,6 +97,8 @@ pub struct GlBackend {
     window: Option<WindowImage>,
     /// Whether the next tests need the exact floats their shaders write.
     exact_window: bool,
+    /// Whether a test that needs no exact floats draws into RGBA8.
+    narrow: bool,
 }
 
 impl GlBackend {
@@ -109,12 +111,18 @@ impl GlBackend {
             keep_windows: false,
             window: None,
             exact_window: true,
+            narrow: false,
         })
     }
 
     /// What the context reported about itself (versions, renderer, extensions).
     pub fn context_info(&self) -> &ContextInfo {
         &self.context.info
+    }
+
+    /// Whether a test that needs no exact floats draws into RGBA8: asked for, and no window kept.
+    fn narrows(&self) -> bool {
+        self.narrow && !self.keep_windows
     }
 
     /// Resets GL state after a test; replaces the context when it is lost or keeps erroring.
@@ -145,10 +153,10 @@ impl Backend for GlBackend {
             ),
             ("halfcheck".to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
         ]);
-        let render_target = match (target::renders_to_float(info), self.keep_windows) {
+        let render_target = match (target::renders_to_float(info), self.narrows()) {
             (false, _) => "RGBA8",
-            (true, true) => "RGBA32F",
-            (true, false) => "RGBA32F; RGBA8, as piglit's, for a test whose verdict is n/a",
+            (true, false) => "RGBA32F",
+            (true, true) => "RGBA32F; RGBA8, as piglit's, for a test whose verdict is n/a",
         };
         RunInfo {
             backend: "gl".into(),
@@ -178,7 +186,7 @@ impl Backend for GlBackend {
             Some(reason) => TestResult::with_status(Status::Skip, reason),
             None => {
                 let info = &self.context.info;
-                let exact = self.exact_window || self.keep_windows;
+                let exact = self.exact_window || !self.narrows();
                 let (result, window) = device::run(
                     gl,
                     info,
@@ -198,6 +206,10 @@ impl Backend for GlBackend {
 
     fn keep_windows(&mut self) {
         self.keep_windows = true;
+    }
+
+    fn narrow_windows(&mut self) {
+        self.narrow = true;
     }
 
     fn exact_window(&mut self, exact: bool) {
