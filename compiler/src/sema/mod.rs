@@ -1,9 +1,9 @@
 //! Semantic analysis: checks a parsed shader and turns it into the IR.
 //!
-//! Names are resolved through nested scopes ([`scope`]), types are checked with GLSL ES's
+//! Names are resolved through nested scopes (`scope`), types are checked with GLSL ES's
 //! rules (no implicit conversions in ES 1.00 and 3.00; 3.10 neither, unless
 //! `GL_EXT_shader_implicit_conversions`), built-in variables and functions come from
-//! [`builtin_vars`] and [`builtins`], and every value gets its precision by the spec's rules
+//! `builtin_vars` and `builtins`, and every value gets its precision by the spec's rules
 //! ([`precision`]): declared, default for the scope, from the operands, or (in the `spec`
 //! model) from the consumer.
 

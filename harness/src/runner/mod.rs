@@ -1,12 +1,12 @@
 //! `halfcheck run`: finds the tests, runs them in worker processes, writes `results.json` and
 //! the CI files beside it.
 //!
-//! Each worker process opens one backend and runs tests one at a time ([`worker`]); the parent
-//! ([`pool`]) gives each test a time limit, replaces a worker that crashed or hung, so a
+//! Each worker process opens one backend and runs tests one at a time (`worker`); the parent
+//! (`pool`) gives each test a time limit, replaces a worker that crashed or hung, so a
 //! driver fault costs one test, never the run, and reruns unexpected results (`--retries`).
-//! Every result is appended to the journal `results.jsonl` ([`journal`]) as it arrives, after
+//! Every result is appended to the journal `results.jsonl` (`journal`) as it arrives, after
 //! a header with the run's info and settings, so a killed run keeps what it measured and
-//! `run --resume DIR` runs only what it lacks. SIGINT and SIGTERM ([`interrupt`]) stop the
+//! `run --resume DIR` runs only what it lacks. SIGINT and SIGTERM (`interrupt`) stop the
 //! run and still write `results.json` from what finished.
 //!
 //! The seams for the terminal and the CI outputs: [`Progress`] sees every result as it
