@@ -17,8 +17,9 @@ use crate::shader_test::ShaderTest;
 use std::time::Instant;
 
 /// Gives `result` its lowering verdict: `n/a` when the shaders hold nothing lowp or mediump
-/// (`reduced` false: [`reduced::declares_reduced_precision`]), else judged from the emulator's predictions at every pixel the probes read and, as `mode`
-/// asks, the driver's own highp reference (`run` runs the promoted test on the same device).
+/// (`reduced` false: [`reduced::declares_reduced_precision`]), else judged from the
+/// emulator's predictions at every pixel the probes read and, as `mode` asks, the driver's
+/// own highp reference (`run` runs the promoted test on the same device).
 /// A test that ran but cannot be judged gets `unjudged` and `verdict_reason` says why;
 /// skipped and broken tests get no verdict.
 pub fn attach(

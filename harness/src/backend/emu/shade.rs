@@ -1,9 +1,9 @@
 //! Draws: the vertex shader over the vertices, primitive assembly, rasterisation, and the
 //! fragment shader over batches of quads (in parallel when rayon's pool has more than one
-//! thread), writing the framebuffer. A triangle
-//! whose first batch read nothing that varies from fragment to fragment (no varying that
-//! differs between its vertices, no `gl_FragCoord`) and wrote one colour gives every other
-//! fragment that colour without shading it.
+//! thread), writing the framebuffer. A triangle whose first batch read nothing that varies
+//! from fragment to fragment (no varying that differs between its vertices, no
+//! `gl_FragCoord`) and wrote one colour gives every other fragment that colour without
+//! shading it.
 //!
 //! Varyings are interpolated perspective-correctly in binary32 from the plane of each
 //! triangle (`v0 + (v1 - v0) * b1 + (v2 - v0) * b2`, so a varying equal at the three vertices
