@@ -141,6 +141,9 @@ enum Commands {
         /// Every test draws into a window of exact floats.
         #[arg(long)]
         exact_windows: bool,
+        /// Judge no test.
+        #[arg(long)]
+        no_verdicts: bool,
     },
 }
 
@@ -172,7 +175,7 @@ struct RunArgs {
     force: bool,
     /// Finish the run whose results directory this is: run only the tests its journal lacks,
     /// with the same settings, and rebuild results.json.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "emu_mode", "emu_profile", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "retries", "max_fails", "framebuffers", "reference"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "emu_mode", "emu_profile", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "retries", "max_fails", "framebuffers", "reference", "exact_windows", "no_verdicts"])]
     resume: Option<PathBuf>,
     /// Only run tests whose name matches this regex (repeatable).
     #[arg(short = 't', long = "include")]
@@ -219,6 +222,11 @@ struct RunArgs {
     /// Do not write the HTML report into DIR/report/.
     #[arg(long)]
     no_report: bool,
+    /// Run the tests as piglit does, without lowering verdicts: no emulator predictions, no
+    /// highp reference runs, and RGBA8 windows unless --exact-windows or --framebuffers. The
+    /// statuses are the same; expectations and baselines, which hold verdicts, need verdicts.
+    #[arg(long, conflicts_with_all = ["reference", "expectations", "baseline"])]
+    no_verdicts: bool,
     /// The highp reference for verdicts: each lowp/mediump test also run promoted to highp
     /// on the same device (`driver`: unless the acceptance intervals already decide it;
     /// `always`; `none`).
@@ -288,6 +296,7 @@ fn main() -> ExitCode {
                     framebuffers: None,
                     reference: ReferenceMode::None,
                     exact_windows: true,
+                    verdicts: false,
                 },
                 jobs: jobs
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -315,6 +324,7 @@ fn main() -> ExitCode {
             emu_profile,
             reference,
             exact_windows,
+            no_verdicts,
         } => {
             let options = BackendOptions {
                 gl_device,
@@ -323,6 +333,7 @@ fn main() -> ExitCode {
                 emu_profile,
                 reference,
                 exact_windows,
+                verdicts: !no_verdicts,
             };
             let code = worker_main(backend, &options);
             ExitCode::from(code as u8)
@@ -446,6 +457,7 @@ fn run_command(args: RunArgs) -> ExitCode {
                     framebuffers: args.framebuffers,
                     reference: args.reference,
                     exact_windows: args.exact_windows,
+                    verdicts: !args.no_verdicts,
                 },
                 results_dir: args.results,
                 force: args.force,

@@ -126,6 +126,90 @@ fn only_a_test_with_reduced_precision_draws_into_a_float_window() {
     );
 }
 
+/// `--no-verdicts` runs a mediump test as piglit does: the same status, no verdict, no
+/// highp reference run, no predictions, and an RGBA8 window (multiples of 1/255 read back).
+#[test]
+fn without_verdicts_a_mediump_test_runs_as_in_piglit() {
+    if !have_gl() {
+        return;
+    }
+    let dir = temp_dir("no_verdicts");
+    let file = dir.join("mediump.shader_test");
+    std::fs::write(
+        &file,
+        "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
+         [fragment shader]\n#version 300 es\nprecision mediump float;\nout vec4 color;\n\
+         uniform float a;\nvoid main() { color = vec4(a * 3.0, 0.6, 0.1, 1.0); }\n\n\
+         [test]\nuniform float a 0.1\ndraw rect -1 -1 2 2\nprobe all rgba 0.3 0.6 0.1 1.0\n",
+    )
+    .expect("write");
+    let run = |out: &str, extra: &[&str]| -> Value {
+        let output = halfcheck()
+            .args(["run", "--backend", "gl", "--no-report", "--results"])
+            .arg(dir.join(out))
+            .args(extra)
+            .arg(&file)
+            .output()
+            .expect("runs");
+        let text = std::fs::read_to_string(dir.join(out).join("results.json"))
+            .unwrap_or_else(|e| panic!("results: {e} {output:?}"));
+        serde_json::from_str(&text).expect("json")
+    };
+    let judged = run("judged", &[]);
+    let plain = run("plain", &["--no-verdicts"]);
+    let (judged_test, plain_test) = (
+        &judged["tests"]["mediump.shader_test"],
+        &plain["tests"]["mediump.shader_test"],
+    );
+    assert_eq!(judged_test["status"], "pass", "{judged_test}");
+    assert_eq!(plain_test["status"], "pass", "{plain_test}");
+    assert!(judged_test["verdict"].is_string(), "{judged_test}");
+    assert!(plain_test["verdict"].is_null(), "{plain_test}");
+    assert!(plain_test["reference"].is_null(), "{plain_test}");
+    assert!(
+        plain_test["probes"][0]["channels"].is_null(),
+        "{plain_test}"
+    );
+    assert!(plain["run"]["reference"].is_null(), "{}", plain["run"]);
+    let observed = plain_test["probes"][0]["observed"]
+        .as_array()
+        .expect("observed");
+    for x in observed.iter().filter_map(Value::as_f64) {
+        assert!(
+            (x * 255.0 - (x * 255.0).round()).abs() < 1e-4,
+            "an 8-bit window reads multiples of 1/255: {observed:?}"
+        );
+    }
+    assert!(
+        !judged_test["probes"][0]["observed"][0]
+            .as_f64()
+            .is_some_and(|x| (x * 255.0 - (x * 255.0).round()).abs() < 1e-4),
+        "the judged run reads the float written: {judged_test}"
+    );
+}
+
+/// Verdicts off cannot check expectations or a baseline, which hold verdicts: the command line
+/// says so before anything runs.
+#[test]
+fn no_verdicts_refuses_expectations_and_baselines() {
+    for (flag, value) in [
+        ("--expectations", "cases/expectations/llvmpipe.yaml"),
+        ("--baseline", "results"),
+        ("--reference", "always"),
+    ] {
+        let output = halfcheck()
+            .args(["run", "--no-verdicts", flag, value, "cases"])
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{flag}: {stderr}");
+        assert!(
+            stderr.contains("cannot be used with") && stderr.contains(flag),
+            "{flag}: {stderr}"
+        );
+    }
+}
+
 /// Mesa's shader cache goes into the results directory, never the home directory, in one
 /// file rather than one per compiled shader.
 #[test]

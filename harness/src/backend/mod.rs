@@ -53,6 +53,9 @@ pub struct BackendOptions {
     /// Whether every test draws into a window of exact floats; else only a test whose verdict
     /// needs them (one holding lowp or mediump), the rest into RGBA8 as piglit's window.
     pub exact_windows: bool,
+    /// Whether the worker judges each test (computes predictions and verdicts); off, tests
+    /// that need no exact floats for anything else draw into RGBA8.
+    pub verdicts: bool,
 }
 
 /// A backend opened for a worker.

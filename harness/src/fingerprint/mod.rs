@@ -64,6 +64,8 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
         framebuffers: false,
         reference: ReferenceMode::None,
         exact_windows: true,
+        // The inference predicts each probe itself; the run's verdicts would be unread.
+        verdicts: false,
     };
     let review = Review::default();
     let outcome = run(

@@ -95,6 +95,15 @@ pub struct Settings {
     /// for (`fingerprint` reads exact floats from highp probes too).
     #[serde(default)]
     pub exact_windows: bool,
+    /// Whether each test gets a lowering verdict (`--no-verdicts` turns them off: the tests
+    /// run as in piglit, into RGBA8 windows, with no predictions and no reference runs).
+    #[serde(default = "verdicts_on")]
+    pub verdicts: bool,
+}
+
+/// Runs recorded before `--no-verdicts` existed had verdicts.
+fn verdicts_on() -> bool {
+    true
 }
 
 impl Settings {
@@ -106,6 +115,7 @@ impl Settings {
             emu_profile: self.emu_profile.clone(),
             reference: self.reference,
             exact_windows: self.exact_windows,
+            verdicts: self.verdicts,
             framebuffers: self
                 .framebuffers
                 .then(|| absolute(dir).join("framebuffers")),
@@ -497,6 +507,9 @@ fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     }
     if options.exact_windows {
         args.push("--exact-windows".to_string());
+    }
+    if !options.verdicts {
+        args.push("--no-verdicts".to_string());
     }
     if !options.emu_profile.is_empty() {
         args.extend(["--emu-profile".to_string(), options.emu_profile.clone()]);

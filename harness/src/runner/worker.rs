@@ -28,12 +28,12 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
             return 2;
         }
     };
-    // The mock backend runs nothing, so there is nothing to judge.
-    let judges = kind != BackendKind::Mock;
+    // The mock backend runs nothing, so there is nothing to judge; `--no-verdicts` judges nothing.
+    let judges = kind != BackendKind::Mock && options.verdicts;
     if options.framebuffers.is_some() {
         backend.keep_windows();
     }
-    if judges && !options.exact_windows {
+    if !options.exact_windows {
         backend.narrow_windows();
     }
     let mut info = RunInfo {

@@ -156,7 +156,9 @@ impl Backend for GlBackend {
         let render_target = match (target::renders_to_float(info), self.narrows()) {
             (false, _) => "RGBA8",
             (true, false) => "RGBA32F",
-            (true, true) => "RGBA32F; RGBA8, as piglit's, for a test whose verdict is n/a",
+            (true, true) => {
+                "RGBA32F for a test judged for its lowering; RGBA8, as piglit's, for the rest"
+            }
         };
         RunInfo {
             backend: "gl".into(),
