@@ -216,7 +216,8 @@ struct RunArgs {
     #[arg(long)]
     framebuffers: bool,
     /// Draw every test into a window of exact floats (RGBA32F). By default only a test
-    /// holding lowp or mediump does, for its verdict; the rest draw into RGBA8, as in piglit.
+    /// holding lowp or mediump that the emulator can predict does, for its verdict; the rest
+    /// draw into RGBA8, as in piglit.
     #[arg(long)]
     exact_windows: bool,
     /// Do not write the HTML report into DIR/report/.

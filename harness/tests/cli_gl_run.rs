@@ -43,19 +43,26 @@ fn infinity_and_nan_results_are_recorded_not_lost() {
 }
 
 /// A test whose shaders hold nothing lowp or mediump needs no exact floats (its verdict is
-/// n/a): it draws into an RGBA8 window, as piglit's, and reads back multiples of 1/255. The
-/// same shader at mediump, or any with `--exact-windows`, reads back the float it wrote.
+/// n/a): it draws into an RGBA8 window, as piglit's, and reads back multiples of 1/255; so
+/// does a mediump test the emulator cannot predict (it requires an extension), which stays
+/// unjudged. The same shader at mediump, or any with `--exact-windows`, reads back the float
+/// it wrote.
 #[test]
 fn only_a_test_with_reduced_precision_draws_into_a_float_window() {
     if !have_gl() {
         return;
     }
     let dir = temp_dir("window_format");
-    for precision in ["highp", "mediump"] {
+    for (name, precision, extension) in [
+        ("highp", "highp", ""),
+        ("mediump", "mediump", ""),
+        ("unpredictable", "mediump", "GL_EXT_color_buffer_float\n"),
+    ] {
         std::fs::write(
-            dir.join(format!("{precision}.shader_test")),
+            dir.join(format!("{name}.shader_test")),
             format!(
-                "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
+                "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n{extension}\n\
+                 [vertex shader passthrough]\n\n\
                  [fragment shader]\n#version 300 es\nprecision {precision} float;\n\
                  precision highp int;\nout vec4 color;\n\
                  void main() {{ color = vec4(0.3, 0.6, 0.1, 1.0); }}\n\n\
@@ -75,7 +82,7 @@ fn only_a_test_with_reduced_precision_draws_into_a_float_window() {
             "--results",
         ])
         .arg(dir.join("out"))
-        .args(["highp", "mediump"].map(|p| dir.join(format!("{p}.shader_test"))))
+        .args(["highp", "mediump", "unpredictable"].map(|p| dir.join(format!("{p}.shader_test"))))
         .output()
         .expect("runs");
     let text = std::fs::read_to_string(dir.join("out/results.json")).expect("results");
@@ -102,6 +109,13 @@ fn only_a_test_with_reduced_precision_draws_into_a_float_window() {
         "a float window reads the floats written: {mediump:?}"
     );
     assert_eq!(mediump[3], 1.0);
+    let unpredictable = observed("unpredictable.shader_test");
+    let test = &results["tests"]["unpredictable.shader_test"];
+    assert_eq!(test["verdict"], "unjudged", "{test}");
+    assert!(
+        bytes(&unpredictable),
+        "no prediction, no float window: {unpredictable:?}"
+    );
     // `--exact-windows` gives the highp test a float window too.
     let output = halfcheck()
         .args([

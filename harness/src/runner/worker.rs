@@ -54,9 +54,10 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
                 let start = Instant::now();
                 let mut result = match parse_file(&job.path) {
                     Ok(test) => {
-                        // A test with nothing lowp or mediump gets no verdict: it needs no floats.
+                        // A test with nothing lowp or mediump gets no verdict, and one the
+                        // emulator cannot predict is unjudged: neither needs exact floats.
                         let reduced = judges && verdict::reduced::declares_reduced_precision(&test);
-                        backend.exact_window(reduced);
+                        backend.exact_window(reduced && verdict::predict::predictable(&test));
                         let mut result = backend.run_test(&test);
                         // The test's own window, before a reference run replaces it.
                         let window = backend.take_window();

@@ -13,7 +13,7 @@
 
 use super::classify::{ChannelPrediction, Interval};
 use super::reduced::compiler_stage;
-use crate::backend::emu::{compile_options, evaluate, Evaluation, Mode, ProbeValues};
+use crate::backend::emu::{compile_options, evaluate, skip_reason, Evaluation, Mode, ProbeValues};
 use crate::results::{PredictionInfo, Status};
 use crate::shader_test::{ShaderTest, SourceKind};
 use halfcheck_compiler::exec::{Bounds, Domain, Guided, Rounding};
@@ -158,6 +158,12 @@ fn spec_lowered() -> CompileOptions {
         final_pipeline: false,
         switches: Switches::llvmpipe(),
     }
+}
+
+/// Whether the emulator can take `test` at all (its requirements and budget): one it
+/// cannot gets no predictions, so no verdict that needs the driver's exact floats.
+pub fn predictable(test: &ShaderTest) -> bool {
+    skip_reason(test).is_none()
 }
 
 /// Per probe (in order), the predictions over its region for its first `channels[k]`

@@ -29,6 +29,7 @@ mod textures;
 mod uniforms;
 
 pub use halfcheck_compiler::exec::Mode;
+pub use require::skip_reason;
 
 use halfcheck_compiler::exec::{Domain, Rounding};
 use halfcheck_compiler::{Choices, CompileOptions, Profile};
