@@ -448,12 +448,10 @@ fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, Stri
         }
     }
     env.push(("GLIBC_TUNABLES".to_string(), worker_malloc_tunables()));
-    if std::env::var_os("RAYON_NUM_THREADS").is_none() {
-        env.push((
-            "RAYON_NUM_THREADS".to_string(),
-            emulator_threads(settings.jobs).to_string(),
-        ));
-    }
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    env.extend(thread_counts(cpus, settings.jobs, |name| {
+        std::env::var_os(name).is_some()
+    }));
     Ok(WorkerCommand {
         exe,
         args: worker_args(settings.backend, &settings.backend_options(dir)),
@@ -461,13 +459,21 @@ fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, Stri
     })
 }
 
-/// Threads each worker's emulator shades with: the CPUs shared out among the workers. With
-/// as many workers as CPUs that is one, and the emulator shades on the worker's own thread;
-/// on the suite at `-j 2` on 2 CPUs a second thread per worker cost 14% more CPU for the
-/// same wall time (BENCHMARKS.md).
-fn emulator_threads(jobs: usize) -> usize {
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    (cpus / jobs.max(1)).max(1)
+/// The thread counts a worker starts with, unless the user set them (`is_set`): the CPUs
+/// shared out among the `jobs` workers, for the emulator's shading (`RAYON_NUM_THREADS`) and
+/// llvmpipe's rasteriser (`LP_NUM_THREADS`; other drivers ignore it). With as many workers as
+/// CPUs each gets one: the emulator shades and llvmpipe rasterises on the worker's own
+/// thread (`LP_NUM_THREADS=0`), with the same results. On the suite at `-j 2` on 2 CPUs a
+/// second thread per worker cost 14% more CPU on the emulator and 6% on llvmpipe
+/// (BENCHMARKS.md).
+fn thread_counts(cpus: usize, jobs: usize, is_set: impl Fn(&str) -> bool) -> Vec<(String, String)> {
+    let share = (cpus / jobs.max(1)).max(1);
+    let rasteriser = if share == 1 { 0 } else { share };
+    [("RAYON_NUM_THREADS", share), ("LP_NUM_THREADS", rasteriser)]
+        .into_iter()
+        .filter(|(name, _)| !is_set(name))
+        .map(|(name, n)| (name.to_string(), n.to_string()))
+        .collect()
 }
 
 /// glibc's malloc settings for a worker (`GLIBC_TUNABLES`, added to any the user set): a
@@ -561,4 +567,50 @@ mod mode_name {
 /// The current UTC time as RFC 3339, to the second.
 pub fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thread_counts;
+
+    fn counts(cpus: usize, jobs: usize, set: &[&str]) -> Vec<(String, String)> {
+        thread_counts(cpus, jobs, |name| set.contains(&name))
+    }
+
+    fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
+        expected
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn workers_share_the_cpus_and_one_each_runs_on_its_own_thread() {
+        // As many workers as CPUs: llvmpipe rasterises on the worker's thread (0 threads).
+        assert_eq!(
+            counts(2, 2, &[]),
+            pairs(&[("RAYON_NUM_THREADS", "1"), ("LP_NUM_THREADS", "0")])
+        );
+        // One worker on 8 CPUs gets all of them; three get two each.
+        assert_eq!(
+            counts(8, 1, &[]),
+            pairs(&[("RAYON_NUM_THREADS", "8"), ("LP_NUM_THREADS", "8")])
+        );
+        assert_eq!(
+            counts(8, 3, &[]),
+            pairs(&[("RAYON_NUM_THREADS", "2"), ("LP_NUM_THREADS", "2")])
+        );
+        // More workers than CPUs, or none asked for: never fewer than one share.
+        assert_eq!(counts(2, 16, &[])[0].1, "1");
+        assert_eq!(counts(4, 0, &[])[0].1, "4");
+    }
+
+    #[test]
+    fn a_count_the_user_set_is_left_alone() {
+        assert_eq!(
+            counts(2, 2, &["LP_NUM_THREADS"]),
+            pairs(&[("RAYON_NUM_THREADS", "1")])
+        );
+        assert!(counts(2, 2, &["LP_NUM_THREADS", "RAYON_NUM_THREADS"]).is_empty());
+    }
 }
