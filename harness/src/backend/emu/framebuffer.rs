@@ -8,10 +8,11 @@
 //! tiles reads back as one colour. With acceptance intervals a pixel is 128 bytes, so a
 //! flat 250x250 window meant 8 MB drawn, copied and scanned per `probe all` and evaluation.
 
-use super::raster::Quad;
+use super::raster::{Quad, BLOCK};
 
-/// Tile side, in pixels.
-const TILE: u32 = 16;
+/// Tile side, in pixels: a tile is one of the rasteriser's blocks, so a block a triangle
+/// covers whole is a tile.
+const TILE: u32 = BLOCK;
 
 /// An RGBA image of `T`.
 #[derive(Debug, Clone)]
@@ -63,6 +64,15 @@ impl<T: Copy> Framebuffer<T> {
         match tile {
             Tile::Pixels(pixels) => pixels.get_mut(at),
             Tile::Fill(_) => None,
+        }
+    }
+
+    /// Sets each whole tile whose lower-left corner `blocks` names to `color`.
+    pub fn fill_blocks(&mut self, blocks: &[(u32, u32)], color: [T; 4]) {
+        for &(x, y) in blocks {
+            if let Some(tile) = self.locate(x, y).and_then(|(t, _)| self.tiles.get_mut(t)) {
+                *tile = Tile::Fill(color);
+            }
         }
     }
 
@@ -253,6 +263,16 @@ mod tests {
         assert_eq!(fb.uniform(0, 0, 40, 20, same), Some([1.0, 2.0, 3.0, 4.0]));
         assert_eq!(fb.get(39, 19), Some([1.0, 2.0, 3.0, 4.0]));
         assert!(fb.tiles.iter().all(|t| matches!(t, Tile::Fill(_))));
+    }
+
+    #[test]
+    fn a_block_sets_its_tile_and_no_other() {
+        let mut fb = Framebuffer::new(40, 40, 0.0);
+        fb.fill_blocks(&[(16, 16)], [2.0; 4]);
+        assert_eq!(fb.uniform(16, 16, 16, 16, same), Some([2.0; 4]));
+        assert_eq!(fb.get(15, 16), Some([0.0; 4]));
+        assert_eq!(fb.get(32, 31), Some([0.0; 4]));
+        assert_eq!(fb.get(31, 31), Some([2.0; 4]));
     }
 
     #[test]

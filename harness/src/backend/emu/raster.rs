@@ -1,5 +1,5 @@
 //! Rasterisation: a triangle in window coordinates becomes the 2x2 quads it touches, each
-//! pixel with its coverage.
+//! pixel with its coverage, and the blocks of pixels it covers whole.
 //!
 //! When the profile's `raster.subpixel_snap` says so (llvmpipe), vertices snap to 1/256 of a
 //! pixel (softpipe: no snapping); coverage is
@@ -7,7 +7,9 @@
 //! edge, or a bottom edge (the top-left rule with rows counted from the bottom). Quads keep their
 //! uncovered pixels (helper invocations, for derivatives). Only quads holding a pixel that
 //! some probe reads are kept (`needed`). Snapped, a 16x16 block of pixels wholly inside or
-//! outside the triangle is decided from its corners instead of pixel by pixel.
+//! outside the triangle is decided from its corners instead of pixel by pixel, and a block
+//! wholly inside (and inside the framebuffer, every pixel of it needed) is kept as a block,
+//! not as its 64 quads.
 
 /// A vertex after the viewport transform.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,15 +31,66 @@ pub struct Quad {
     pub covered: [bool; 4],
 }
 
-/// The quads of triangle `v` in a `width` x `height` framebuffer, and whether it faces front
-/// (counter-clockwise). Degenerate triangles give no quads.
+/// The pixels a triangle covers: the blocks it covers whole and the quads elsewhere.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Coverage {
+    /// Lower-left corners of the `BLOCK` x `BLOCK` blocks covered whole: each inside the
+    /// framebuffer, every pixel of it one some probe reads.
+    pub blocks: Vec<(u32, u32)>,
+    /// The quads outside those blocks holding a covered pixel some probe reads.
+    pub quads: Vec<Quad>,
+}
+
+impl Coverage {
+    /// Whether it covers nothing.
+    pub fn is_empty(&self) -> bool {
+        self.blocks.is_empty() && self.quads.is_empty()
+    }
+
+    /// The first `n` quads of [`Coverage::all_quads`], expanding no more blocks than that.
+    pub fn first_quads(&self, n: usize) -> Vec<Quad> {
+        let mut quads: Vec<Quad> = self.quads.iter().take(n).copied().collect();
+        for &block in &self.blocks {
+            if quads.len() >= n {
+                break;
+            }
+            quads.extend(block_quads(block).take(n - quads.len()));
+        }
+        quads
+    }
+
+    /// Every quad: those outside whole blocks, then each block's, row by row.
+    pub fn all_quads(&self) -> Vec<Quad> {
+        let per_block = (BLOCK / 2 * BLOCK / 2) as usize;
+        let mut quads = Vec::with_capacity(self.quads.len() + self.blocks.len() * per_block);
+        quads.extend_from_slice(&self.quads);
+        for &block in &self.blocks {
+            quads.extend(block_quads(block));
+        }
+        quads
+    }
+}
+
+/// The quads of the block at `(bx, by)`, every pixel covered, row by row from the bottom.
+fn block_quads((bx, by): (u32, u32)) -> impl Iterator<Item = Quad> {
+    (by..by + BLOCK).step_by(2).flat_map(move |y| {
+        (bx..bx + BLOCK).step_by(2).map(move |x| Quad {
+            x,
+            y,
+            covered: [true; 4],
+        })
+    })
+}
+
+/// What triangle `v` covers in a `width` x `height` framebuffer, and whether it faces front
+/// (counter-clockwise). Degenerate triangles cover nothing.
 pub fn triangle(
     v: [WindowVertex; 3],
     width: u32,
     height: u32,
     needed: Option<&[bool]>,
     snap: bool,
-) -> (Vec<Quad>, bool) {
+) -> (Coverage, bool) {
     // Positions relative to pixel centres in 1/256 of a pixel, rounded to that grid when
     // `snap`, else the exact binary32 coordinates scaled by 256: either
     // way the edge functions below are exact.
@@ -56,7 +109,7 @@ pub fn triangle(
         .flatten()
         .any(|c| !c.is_finite() || c.abs() > limit as f64)
     {
-        return (Vec::new(), false);
+        return (Coverage::default(), false);
     }
     let edge = |a: [f64; 2], b: [f64; 2], p: [f64; 2]| {
         (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
@@ -64,7 +117,7 @@ pub fn triangle(
     let area = edge(fixed[0], fixed[1], fixed[2]);
     let front = area > 0.0;
     if area == 0.0 {
-        return (Vec::new(), front);
+        return (Coverage::default(), front);
     }
     // Counter-clockwise order from here on.
     let f = if front {
@@ -104,42 +157,74 @@ pub fn triangle(
             None
         }
     };
-    let mut quads = Vec::new();
-    let mut blocks: Vec<Option<Option<bool>>> = Vec::new();
-    for qy in (y0..=y1).step_by(2) {
-        if qy == y0 || qy % BLOCK == 0 {
-            blocks = vec![None; (x1 / BLOCK + 1) as usize];
+    // How many pixels of the block at (bx, by) some probe reads: all, none or some.
+    let needed_in = |bx: u32, by: u32| -> Option<bool> {
+        let Some(needed) = needed else {
+            return Some(true);
+        };
+        let row = |y: u32| {
+            let start = y as usize * width as usize + bx as usize;
+            needed.get(start..start + BLOCK as usize).unwrap_or(&[])
+        };
+        let count: usize = (by..by + BLOCK)
+            .map(|y| row(y).iter().filter(|&&n| n).count())
+            .sum();
+        match count {
+            0 => Some(false),
+            c if c == (BLOCK * BLOCK) as usize => Some(true),
+            _ => None,
         }
-        for qx in (x0..=x1).step_by(2) {
-            let block = &mut blocks[(qx / BLOCK) as usize];
-            let class =
-                *block.get_or_insert_with(|| classify(qx / BLOCK * BLOCK, qy / BLOCK * BLOCK));
+    };
+    let mut coverage = Coverage::default();
+    if x0 > x1 || y0 > y1 {
+        return (coverage, front);
+    }
+    for by in (y0 / BLOCK * BLOCK..=y1).step_by(BLOCK as usize) {
+        for bx in (x0 / BLOCK * BLOCK..=x1).step_by(BLOCK as usize) {
+            let class = classify(bx, by);
             if class == Some(false) {
                 continue;
             }
-            let mut quad = Quad {
-                x: qx,
-                y: qy,
-                covered: [false; 4],
-            };
-            let mut wanted = false;
-            for k in 0..4u32 {
-                let (px, py) = (qx + k % 2, qy + k / 2);
-                let inside = class.unwrap_or_else(|| {
-                    let e = edges.map(|(a, b)| edge(a, b, centre(px, py)));
-                    (0..3).all(|i| e[i] > 0.0 || (e[i] == 0.0 && owns_ties[i]))
-                });
-                let covered = inside && px < width && py < height;
-                quad.covered[k as usize] = covered;
-                let index = py as usize * width as usize + px as usize;
-                wanted |= covered && needed.is_none_or(|n| n.get(index).copied().unwrap_or(false));
+            let inside = bx + BLOCK <= width && by + BLOCK <= height;
+            if class == Some(true) && inside {
+                match needed_in(bx, by) {
+                    Some(true) => {
+                        coverage.blocks.push((bx, by));
+                        continue;
+                    }
+                    Some(false) => continue,
+                    None => {}
+                }
             }
-            if wanted {
-                quads.push(quad);
+            // The block's quads inside the bounding box, pixel by pixel.
+            for qy in (by.max(y0)..=(by + BLOCK - 1).min(y1)).step_by(2) {
+                for qx in (bx.max(x0)..=(bx + BLOCK - 1).min(x1)).step_by(2) {
+                    let mut quad = Quad {
+                        x: qx,
+                        y: qy,
+                        covered: [false; 4],
+                    };
+                    let mut wanted = false;
+                    for k in 0..4u32 {
+                        let (px, py) = (qx + k % 2, qy + k / 2);
+                        let inside = class.unwrap_or_else(|| {
+                            let e = edges.map(|(a, b)| edge(a, b, centre(px, py)));
+                            (0..3).all(|i| e[i] > 0.0 || (e[i] == 0.0 && owns_ties[i]))
+                        });
+                        let covered = inside && px < width && py < height;
+                        quad.covered[k as usize] = covered;
+                        let index = py as usize * width as usize + px as usize;
+                        wanted |= covered
+                            && needed.is_none_or(|n| n.get(index).copied().unwrap_or(false));
+                    }
+                    if wanted {
+                        coverage.quads.push(quad);
+                    }
+                }
             }
         }
     }
-    (quads, front)
+    (coverage, front)
 }
 
 /// Subpixel steps per pixel (llvmpipe's `FIXED_ONE`).
@@ -147,7 +232,7 @@ const SUBPIXELS: i64 = 256;
 
 /// Side of the blocks of pixels whose coverage is decided from their corners (even, so a
 /// quad never straddles two).
-const BLOCK: u32 = 16;
+pub const BLOCK: u32 = 16;
 
 #[cfg(test)]
 mod tests {
@@ -162,7 +247,7 @@ mod tests {
         let (a, _) = triangle([at(0.0, 0.0), at(8.0, 0.0), at(0.0, 8.0)], 8, 8, None, true);
         let (b, _) = triangle([at(0.0, 8.0), at(8.0, 0.0), at(8.0, 8.0)], 8, 8, None, true);
         let mut count = [0u32; 64];
-        for q in a.iter().chain(&b) {
+        for q in a.all_quads().iter().chain(&b.all_quads()) {
             for k in 0..4u32 {
                 if q.covered[k as usize] {
                     count[((q.y + k / 2) * 8 + q.x + k % 2) as usize] += 1;
@@ -208,7 +293,9 @@ mod tests {
             };
             let v = [0; 3].map(|_| [coordinate(140), coordinate(130)]);
             let window = v.map(|p| at(p[0] as f64 / 256.0, p[1] as f64 / 256.0));
-            let (quads, _) = triangle(window, width, height, None, true);
+            let (coverage, _) = triangle(window, width, height, None, true);
+            let quads = coverage.all_quads();
+            assert_eq!(coverage.first_quads(50), quads[..quads.len().min(50)]);
             let mut covered = vec![false; (width * height) as usize];
             for q in &quads {
                 for k in (0..4u32).filter(|&k| q.covered[k as usize]) {
@@ -232,11 +319,44 @@ mod tests {
     fn the_shared_diagonal_of_a_rectangle_belongs_to_its_second_triangle() {
         // Pixel (3, 4) has its centre on the diagonal of an 8x8 rectangle.
         let (a, _) = triangle([at(0.0, 8.0), at(8.0, 0.0), at(8.0, 8.0)], 8, 8, None, true);
+        let a = a.all_quads();
         let covers = |quads: &[Quad], x: u32, y: u32| {
             quads.iter().any(|q| {
                 (0..4u32).any(|k| q.covered[k as usize] && q.x + k % 2 == x && q.y + k / 2 == y)
             })
         };
         assert!(covers(&a, 3, 4));
+    }
+
+    #[test]
+    fn a_block_covered_whole_is_kept_as_a_block_unless_a_probe_reads_part_of_it() {
+        // A 48x40 window under one triangle that covers all of it: blocks where they fit
+        // (three columns, two rows), quads along the top 8 rows.
+        let big = [at(-10.0, -10.0), at(200.0, -10.0), at(-10.0, 200.0)];
+        let (coverage, _) = triangle(big, 48, 40, None, true);
+        let blocks = [(0, 0), (16, 0), (32, 0), (0, 16), (16, 16), (32, 16)];
+        assert_eq!(coverage.blocks, blocks);
+        assert_eq!(coverage.quads.len(), 24 * 4);
+        // A probe that reads one pixel of the first block: that block becomes the one quad
+        // holding the pixel; the blocks no probe reads are dropped.
+        let mut needed = vec![false; 48 * 40];
+        needed[3 * 48 + 5] = true;
+        let (coverage, _) = triangle(big, 48, 40, Some(&needed), true);
+        assert!(coverage.blocks.is_empty());
+        assert_eq!(
+            coverage.quads,
+            [Quad {
+                x: 4,
+                y: 2,
+                covered: [true; 4]
+            }]
+        );
+        // Every pixel of the first block read: it is a block again.
+        for y in 0..16 {
+            needed[y * 48..y * 48 + 16].fill(true);
+        }
+        let (coverage, _) = triangle(big, 48, 40, Some(&needed), true);
+        assert_eq!(coverage.blocks, [(0, 0)]);
+        assert!(coverage.quads.is_empty());
     }
 }

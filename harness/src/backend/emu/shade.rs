@@ -18,7 +18,7 @@
 use super::framebuffer::Framebuffer;
 use super::interp::{self, Setup};
 use super::program::{check_batch, Program, QUADS_PER_BATCH};
-use super::raster::{self, Quad, WindowVertex};
+use super::raster::{self, Coverage, Quad, WindowVertex};
 use super::textures::Units;
 use super::uniforms::Uniforms;
 use super::Stop;
@@ -177,15 +177,15 @@ impl<D: Domain> Draw<'_, D> {
         let shaded = self.vertices(attributes, count, (fb.width, fb.height))?;
         let triangles = assemble(topology, count);
         let snap = self.domain.driver().raster.subpixel_snap;
-        // Each triangle's quads, in draw order: (triangle, front facing, quads).
-        let rasters: Vec<(usize, bool, Vec<Quad>)> = triangles
+        // What each triangle covers, in draw order: (triangle, front facing, coverage).
+        let rasters: Vec<(usize, bool, Coverage)> = triangles
             .iter()
             .enumerate()
             .filter_map(|(t, &tri)| {
                 let window = window_vertices(&shaded.positions, tri, (fb.width, fb.height))?;
-                let (quads, front) =
+                let (coverage, front) =
                     raster::triangle(window, fb.width, fb.height, self.needed, snap);
-                (!quads.is_empty()).then_some((t, front, quads))
+                (!coverage.is_empty()).then_some((t, front, coverage))
             })
             .collect();
         let output = output_var(&self.program.fragment)?;
@@ -195,34 +195,50 @@ impl<D: Domain> Draw<'_, D> {
             self.fragments(&shaded, triangles[*t], *front, quads, output, size)
         };
         // Each triangle's first batch. One that read nothing varying from fragment to
-        // fragment coloured every fragment of its triangle alike: the triangle's other
-        // batches take its colour unshaded. The first batch that fails (a shader that loops
-        // forever) stops those not yet begun.
-        let firsts: Vec<Shading<D::F>> =
-            each(&rasters, |(r, raster)| shade(r, first_batch(&raster.2)))?;
-        let rest: Vec<(usize, &[Quad])> = rasters
+        // fragment coloured every fragment of its triangle alike: the rest of the triangle
+        // takes its colour unshaded, its whole blocks as whole tiles. The first batch that
+        // fails (a shader that loops forever) stops those not yet begun.
+        let first_batches: Vec<Vec<Quad>> = rasters
+            .iter()
+            .map(|(_, _, coverage)| coverage.first_quads(QUADS_PER_BATCH))
+            .collect();
+        let firsts: Vec<Shading<D::F>> = each(&first_batches, |(r, quads)| shade(r, quads))?;
+        // Every quad of the triangles whose first batch varied, that batch first.
+        let varied: Vec<(usize, Vec<Quad>)> = rasters
             .iter()
             .enumerate()
             .filter(|(r, _)| firsts[*r].alike().is_none())
-            .flat_map(|(r, (_, _, quads))| {
-                quads.chunks(QUADS_PER_BATCH).skip(1).map(move |c| (r, c))
-            })
+            .map(|(r, (_, _, coverage))| (r, coverage.all_quads()))
+            .collect();
+        let rest: Vec<(usize, &[Quad])> = varied
+            .iter()
+            .flat_map(|(r, quads)| quads.chunks(QUADS_PER_BATCH).skip(1).map(|c| (*r, c)))
             .collect();
         let rest_colors: Vec<Colors<D::F>> =
             each(&rest, |(_, &(r, quads))| shade(r, quads).map(|s| s.colors))?;
         let mut rest = rest.iter().zip(&rest_colors).peekable();
-        for (r, (_, _, quads)) in rasters.iter().enumerate() {
+        for (r, (_, _, coverage)) in rasters.iter().enumerate() {
             let first = &firsts[r];
             if let Some(color) = first.alike() {
-                self.write(quads, &Colors::Same(color), fb);
+                self.fill(coverage, color, fb);
                 continue;
             }
-            self.write(first_batch(quads), &first.colors, fb);
+            self.write(&first_batches[r], &first.colors, fb);
             while let Some(((_, quads), colors)) = rest.next_if(|((at, _), _)| *at == r) {
                 self.write(quads, colors, fb);
             }
         }
         Ok(())
+    }
+
+    /// Writes (or blends) `color` into every pixel `coverage` holds.
+    fn fill(&self, coverage: &Coverage, color: [D::F; 4], fb: &mut Framebuffer<D::F>) {
+        if self.blend.is_some() {
+            self.write(&coverage.all_quads(), &Colors::Same(color), fb);
+            return;
+        }
+        fb.fill_blocks(&coverage.blocks, color);
+        fb.fill(&coverage.quads, color, |a, b| self.domain.same(a, b));
     }
 
     /// Writes (or blends) the colours a batch of `quads` gave into `fb`.
@@ -610,11 +626,6 @@ fn each<T: Sync, R: Send>(
     } else {
         items.iter().enumerate().map(f).collect()
     }
-}
-
-/// A triangle's first batch of quads.
-fn first_batch(quads: &[Quad]) -> &[Quad] {
-    &quads[..quads.len().min(QUADS_PER_BATCH)]
 }
 
 /// The colours a batch of fragments wrote.
