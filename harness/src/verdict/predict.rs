@@ -13,7 +13,9 @@
 
 use super::classify::{ChannelPrediction, Interval};
 use super::reduced::compiler_stage;
-use crate::backend::emu::{compile_options, evaluate, skip_reason, Evaluation, Mode, ProbeValues};
+use crate::backend::emu::{
+    compile_options, probe_values, skip_reason, Evaluation, Mode, ProbeValues,
+};
 use crate::results::{PredictionInfo, Status};
 use crate::shader_test::{ShaderTest, SourceKind};
 use halfcheck_compiler::exec::{Bounds, Domain, Guided, Rounding};
@@ -215,7 +217,7 @@ fn run<D: Domain>(
     domain: &D,
     options: &CompileOptions,
 ) -> Result<Vec<ProbeValues<D::F>>, String> {
-    let Evaluation { result, probes } = evaluate(test, domain, options);
+    let Evaluation { result, probes } = probe_values(test, domain, options);
     match result.status {
         Status::Skip | Status::Error | Status::Crash | Status::Timeout => Err(format!(
             "the emulator could not run it: {}",

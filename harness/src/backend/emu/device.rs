@@ -26,13 +26,15 @@ use halfcheck_compiler::CompileOptions;
 use std::collections::BTreeMap;
 
 /// Runs `test` (whose requirements were checked) in `domain`, its shaders compiled with
-/// `options`. Each probe keeps the values of every pixel of its region. With `keep_window`,
-/// every pixel is shaded and the window's binary32 view comes back too.
+/// `options`. Each probe keeps the values of every pixel of its region, and is judged as on a
+/// driver when `judge_probes` says so (else it passes). With `keep_window`, every pixel is
+/// shaded and the window's binary32 view comes back too.
 pub fn run<D: Domain>(
     test: &ShaderTest,
     domain: &D,
     options: &CompileOptions,
     keep_window: bool,
+    judge_probes: bool,
 ) -> (Evaluation<D::F>, Option<WindowImage>) {
     let (width, height) = test.require.window_size();
     let needed = if keep_window {
@@ -48,6 +50,7 @@ pub fn run<D: Domain>(
         fb: Framebuffer::new(width, height, domain.constant(0.0)),
         probe_values: Vec::new(),
         needed,
+        judge_probes,
         uniforms: Uniforms::default(),
         textures: Units::new(domain.driver().texture.filtering),
         blend: None,
@@ -93,6 +96,9 @@ struct EmuDevice<'a, D: Domain> {
     /// Each probe's values over its region.
     probe_values: Vec<ProbeValues<D::F>>,
     needed: Option<Vec<bool>>,
+    /// Whether probes read the binary32 view to be judged; else they read nothing and pass
+    /// (`probed` keeps their values in the domain all the same).
+    judge_probes: bool,
     uniforms: Uniforms,
     textures: Units,
     blend: Option<Blend>,
@@ -216,9 +222,12 @@ impl<D: Domain> Device for EmuDevice<'_, D> {
 
     fn read(&mut self, r: Region) -> Result<Readback, Stop> {
         let d = self.domain;
-        let values = self
-            .fb
-            .read(r.x, r.y, r.w, r.h, |v| d.representative(v) as f32, 0.0);
+        let values = if self.judge_probes {
+            self.fb
+                .read(r.x, r.y, r.w, r.h, |v| d.representative(v) as f32, 0.0)
+        } else {
+            Vec::new()
+        };
         Ok(Readback {
             values,
             exact: true,

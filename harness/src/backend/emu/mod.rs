@@ -97,7 +97,7 @@ impl Backend for EmuBackend {
         let choices = &self.profile.choices;
         let domain = Rounding::with(self.mode, *choices);
         let options = choices.compile_options(self.mode == Mode::Mediump);
-        let (evaluation, window) = run(test, &domain, &options, self.keep_windows);
+        let (evaluation, window) = run(test, &domain, &options, self.keep_windows, true);
         self.window = window;
         evaluation.result
     }
@@ -249,16 +249,29 @@ pub fn evaluate<D: Domain>(
     domain: &D,
     options: &CompileOptions,
 ) -> Evaluation<D::F> {
-    run(test, domain, options, false).0
+    run(test, domain, options, false, true).0
+}
+
+/// [`evaluate`] for the verdicts' predictions, which read each probe's values and no
+/// more: the probes are not judged (each passes), which spares reading every probed region
+/// a second time as binary32.
+pub fn probe_values<D: Domain>(
+    test: &ShaderTest,
+    domain: &D,
+    options: &CompileOptions,
+) -> Evaluation<D::F> {
+    run(test, domain, options, false, false).0
 }
 
 /// [`evaluate`], shading every pixel and returning the window's binary32 view too when
-/// `keep_window` asks for it (else only the pixels probes read are shaded).
+/// `keep_window` asks for it (else only the pixels probes read are shaded), judging the
+/// probes when `judge_probes` says so.
 fn run<D: Domain>(
     test: &ShaderTest,
     domain: &D,
     options: &CompileOptions,
     keep_window: bool,
+    judge_probes: bool,
 ) -> (Evaluation<D::F>, Option<WindowImage>) {
     let started = Instant::now();
     let (mut evaluation, window) = match require::skip_reason(test) {
@@ -267,7 +280,7 @@ fn run<D: Domain>(
             let probes = Vec::new();
             (Evaluation { result, probes }, None)
         }
-        None => device::run(test, domain, options, keep_window),
+        None => device::run(test, domain, options, keep_window, judge_probes),
     };
     evaluation.result.duration_s = started.elapsed().as_secs_f64();
     (evaluation, window)
@@ -277,7 +290,7 @@ fn run<D: Domain>(
 /// shaded), for reports; an error says why the emulator could not run it.
 pub fn render(test: &ShaderTest, mode: Mode) -> Result<WindowImage, String> {
     let domain = Rounding::new(mode);
-    let (evaluation, window) = run(test, &domain, &compile_options(mode), true);
+    let (evaluation, window) = run(test, &domain, &compile_options(mode), true, true);
     match (evaluation.result.status, window) {
         (Status::Pass | Status::Warn | Status::Fail, Some(window)) => Ok(window),
         (status, _) => Err(format!(
