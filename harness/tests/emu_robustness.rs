@@ -84,3 +84,26 @@ fn a_shader_the_compiler_rejects_fails_with_its_log() {
     assert_eq!(r.status, Status::Fail, "{:?}", r.reason);
     assert!(r.logs.contains_key("fragment"));
 }
+
+/// The verdicts' predictions read each probe's values without judging the probe: a probe that
+/// fails on the emulator passes there, with the same values the judged run keeps.
+#[test]
+fn probe_values_keep_the_values_without_judging() {
+    use halfcheck::backend::emu::{compile_options, evaluate, probe_values};
+    use halfcheck_compiler::exec::Rounding;
+    let text = "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
+         [fragment shader]\n#version 300 es\nprecision highp float;\nout vec4 color;\n\
+         void main() { color = vec4(0.25, 0.5, 0.75, 1.0); }\n\n[test]\ndraw rect -1 -1 2 2\n\
+         probe all rgba 1.0 0.0 0.0 1.0\n";
+    let test = parse_str(Path::new("values.shader_test"), text).expect("parses");
+    let (domain, options) = (Rounding::new(Mode::Highp), compile_options(Mode::Highp));
+    let judged = evaluate(&test, &domain, &options);
+    let values = probe_values(&test, &domain, &options);
+    assert_eq!(judged.result.status, Status::Fail, "{:?}", judged.result);
+    assert_eq!(values.result.status, Status::Pass, "{:?}", values.result);
+    for evaluation in [&judged, &values] {
+        assert_eq!(evaluation.probes.len(), 1);
+        let at = |c| evaluation.probes[0].at(249, 249, c);
+        assert_eq!([0, 1, 2, 3].map(at), [0.25, 0.5, 0.75, 1.0].map(Some));
+    }
+}
