@@ -76,31 +76,39 @@ impl<T: Copy> Framebuffer<T> {
         }
     }
 
-    /// Writes `color` to every covered pixel of `quads` (each pixel at most once). A tile
-    /// they cover whole becomes `color`; one they cover in part does too when its pixels
-    /// then all hold the `same` values.
+    /// Writes `color` to every covered pixel of `quads` (which may cover a pixel more than
+    /// once: the triangles of one draw). A tile they cover whole becomes `color`; one they
+    /// cover in part does too when its pixels then all hold the `same` values.
     pub fn fill(&mut self, quads: &[Quad], color: [T; 4], same: impl Fn(&T, &T) -> bool) {
         // A quad's pixels share a tile: quads start on even pixels, and tiles are even.
         let tile_of = |fb: &Self, quad: &Quad| fb.locate(quad.x, quad.y).map(|(t, _)| t);
-        let mut counts = vec![0usize; self.tiles.len()];
+        // Which pixels of each tile are covered, a bit each.
+        let mut covered = vec![[0u64; (TILE * TILE / 64) as usize]; self.tiles.len()];
         for quad in quads {
-            if let Some(count) = tile_of(self, quad).and_then(|t| counts.get_mut(t)) {
-                *count += quad.covered.iter().filter(|&&c| c).count();
+            for k in (0..4u32).filter(|&k| quad.covered[k as usize]) {
+                if let Some((t, at)) = self.locate(quad.x + k % 2, quad.y + k / 2) {
+                    covered[t][at / 64] |= 1 << (at % 64);
+                }
             }
         }
+        let count = |bits: &[u64]| bits.iter().map(|b| b.count_ones() as usize).sum::<usize>();
+        let mut whole = vec![false; self.tiles.len()];
         let mut partial = Vec::new();
-        for (t, &count) in counts.iter().enumerate() {
-            if count == self.tile_size(t) {
-                self.tiles[t] = Tile::Fill(color);
-            } else if count > 0 {
-                partial.push(t);
+        for (t, bits) in covered.iter().enumerate() {
+            match count(bits) {
+                0 => {}
+                n if n == self.tile_size(t) => {
+                    self.tiles[t] = Tile::Fill(color);
+                    whole[t] = true;
+                }
+                _ => partial.push(t),
             }
         }
         if partial.is_empty() {
             return;
         }
         for quad in quads {
-            if tile_of(self, quad).is_none_or(|t| counts[t] == self.tile_size(t)) {
+            if tile_of(self, quad).is_none_or(|t| whole[t]) {
                 continue;
             }
             for k in (0..4u32).filter(|&k| quad.covered[k as usize]) {
@@ -286,6 +294,22 @@ mod tests {
         assert_eq!(fb.uniform(16, 0, 24, 20, same), Some([0.0; 4]));
         let read = fb.read(4, 3, 3, 1, |v| v, -1.0);
         assert_eq!(read, [[1.0; 4], [1.0; 4], [0.0; 4]].concat());
+    }
+
+    #[test]
+    fn overlapping_quads_that_cover_a_tile_make_it_one_colour() {
+        let mut fb = Framebuffer::new(16, 16, 0.0);
+        // Rows 0-9 and 6-15: 320 covered pixels counted, 256 of them distinct.
+        let quads = [rect(0, 0, 16, 10), rect(0, 6, 16, 16)].concat();
+        fb.fill(&quads, [1.0; 4], same);
+        assert!(matches!(fb.tiles[0], Tile::Fill(_)));
+        // Two halves that overlap but leave a row out are not the whole tile.
+        let mut fb = Framebuffer::new(16, 16, 0.0);
+        let quads = [rect(0, 0, 16, 8), rect(0, 2, 16, 12), rect(0, 14, 16, 16)].concat();
+        fb.fill(&quads, [1.0; 4], same);
+        assert_eq!(fb.get(0, 12), Some([0.0; 4]));
+        assert_eq!(fb.get(0, 14), Some([1.0; 4]));
+        assert_eq!(fb.uniform(0, 0, 16, 16, same), None);
     }
 
     #[test]

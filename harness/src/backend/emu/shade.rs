@@ -217,28 +217,59 @@ impl<D: Domain> Draw<'_, D> {
         let rest_colors: Vec<Colors<D::F>> =
             each(&rest, |(_, &(r, quads))| shade(r, quads).map(|s| s.colors))?;
         let mut rest = rest.iter().zip(&rest_colors).peekable();
+        // Consecutive triangles of one colour are filled together (unblended, the colour of
+        // their union), so that a tile their shared edge crosses is filled whole at once.
+        let mut alike: Option<([D::F; 4], Vec<&Coverage>)> = None;
         for (r, (_, _, coverage)) in rasters.iter().enumerate() {
             let first = &firsts[r];
             if let Some(color) = first.alike() {
-                self.fill(coverage, color, fb);
+                match &mut alike {
+                    Some((c, group)) if self.blend.is_none() && self.same_color(c, &color) => {
+                        group.push(coverage)
+                    }
+                    _ => {
+                        if let Some((c, group)) = alike.replace((color, vec![coverage])) {
+                            self.fill(&group, c, fb);
+                        }
+                    }
+                }
                 continue;
+            }
+            if let Some((c, group)) = alike.take() {
+                self.fill(&group, c, fb);
             }
             self.write(&first_batches[r], &first.colors, fb);
             while let Some(((_, quads), colors)) = rest.next_if(|((at, _), _)| *at == r) {
                 self.write(quads, colors, fb);
             }
         }
+        if let Some((c, group)) = alike {
+            self.fill(&group, c, fb);
+        }
         Ok(())
     }
 
-    /// Writes (or blends) `color` into every pixel `coverage` holds.
-    fn fill(&self, coverage: &Coverage, color: [D::F; 4], fb: &mut Framebuffer<D::F>) {
+    /// Whether two colours are the same values, bit for bit.
+    fn same_color(&self, a: &[D::F; 4], b: &[D::F; 4]) -> bool {
+        a.iter().zip(b).all(|(a, b)| self.domain.same(a, b))
+    }
+
+    /// Writes (or blends) `color` into every pixel the `coverages` hold, in order.
+    fn fill(&self, coverages: &[&Coverage], color: [D::F; 4], fb: &mut Framebuffer<D::F>) {
         if self.blend.is_some() {
-            self.write(&coverage.all_quads(), &Colors::Same(color), fb);
+            for coverage in coverages {
+                self.write(&coverage.all_quads(), &Colors::Same(color), fb);
+            }
             return;
         }
-        fb.fill_blocks(&coverage.blocks, color);
-        fb.fill(&coverage.quads, color, |a, b| self.domain.same(a, b));
+        let quads: Vec<Quad> = coverages
+            .iter()
+            .flat_map(|c| c.quads.iter().copied())
+            .collect();
+        for coverage in coverages {
+            fb.fill_blocks(&coverage.blocks, color);
+        }
+        fb.fill(&quads, color, |a, b| self.domain.same(a, b));
     }
 
     /// Writes (or blends) the colours a batch of `quads` gave into `fb`.
