@@ -65,7 +65,8 @@ pub fn run<D: Domain>(
     (Evaluation { result, probes }, window)
 }
 
-/// The pixels the probes read, or `None` when every pixel may matter.
+/// The pixels the probes read, or `None` when every pixel may matter (a probe reads the whole
+/// window, or the framebuffer is read otherwise).
 fn needed(test: &ShaderTest, width: u32, height: u32) -> Option<Vec<bool>> {
     let mut needed = vec![false; width as usize * height as usize];
     for command in &test.commands {
@@ -74,6 +75,9 @@ fn needed(test: &ShaderTest, width: u32, height: u32) -> Option<Vec<bool>> {
                 let Ok(r) = region(probe, width, height) else {
                     continue;
                 };
+                if (r.x, r.y, r.w, r.h) == (0, 0, width, height) {
+                    return None;
+                }
                 for y in r.y..r.y + r.h {
                     let row = y as usize * width as usize;
                     needed[row + r.x as usize..row + (r.x + r.w) as usize].fill(true);

@@ -139,11 +139,12 @@ pub fn triangle(
     };
     let ((x0, x1), (y0, y1)) = (bound(0, width), bound(1, height));
     let centre = |px: u32, py: u32| [f64::from(px), f64::from(py)].map(|c| c * SUBPIXELS as f64);
-    // Whether the triangle covers every pixel centre of the block at (bx, by) (`Some(true)`),
-    // none (`Some(false)`), or some (`None`, pixel by pixel). Snapped, the edge functions
-    // are integers and affine, so over a block they are least and greatest at its corners.
-    let classify = |bx: u32, by: u32| {
-        let last = BLOCK - 1;
+    // Whether the triangle covers every pixel centre of the `size` x `size` block at (bx, by)
+    // (`Some(true)`), none (`Some(false)`), or some (`None`, pixel by pixel). Snapped, the
+    // edge functions are integers and affine, so over a block they are least and greatest at
+    // its corners.
+    let classify = |bx: u32, by: u32, size: u32| {
+        let last = size - 1;
         let corners =
             [(0, 0), (last, 0), (0, last), (last, last)].map(|(dx, dy)| centre(bx + dx, by + dy));
         let values = edges.map(|(a, b)| corners.map(|c| edge(a, b, c)));
@@ -181,7 +182,7 @@ pub fn triangle(
     }
     for by in (y0 / BLOCK * BLOCK..=y1).step_by(BLOCK as usize) {
         for bx in (x0 / BLOCK * BLOCK..=x1).step_by(BLOCK as usize) {
-            let class = classify(bx, by);
+            let class = classify(bx, by, BLOCK);
             if class == Some(false) {
                 continue;
             }
@@ -196,29 +197,39 @@ pub fn triangle(
                     None => {}
                 }
             }
-            // The block's quads inside the bounding box, pixel by pixel.
-            for qy in (by.max(y0)..=(by + BLOCK - 1).min(y1)).step_by(2) {
-                for qx in (bx.max(x0)..=(bx + BLOCK - 1).min(x1)).step_by(2) {
-                    let mut quad = Quad {
-                        x: qx,
-                        y: qy,
-                        covered: [false; 4],
-                    };
-                    let mut wanted = false;
-                    for k in 0..4u32 {
-                        let (px, py) = (qx + k % 2, qy + k / 2);
-                        let inside = class.unwrap_or_else(|| {
-                            let e = edges.map(|(a, b)| edge(a, b, centre(px, py)));
-                            (0..3).all(|i| e[i] > 0.0 || (e[i] == 0.0 && owns_ties[i]))
-                        });
-                        let covered = inside && px < width && py < height;
-                        quad.covered[k as usize] = covered;
-                        let index = py as usize * width as usize + px as usize;
-                        wanted |= covered
-                            && needed.is_none_or(|n| n.get(index).copied().unwrap_or(false));
+            // The block's quads inside the bounding box, by sub-blocks decided at their
+            // corners as the block is, the rest pixel by pixel.
+            for sy in (by..by + BLOCK).step_by(SUB_BLOCK as usize) {
+                for sx in (bx..bx + BLOCK).step_by(SUB_BLOCK as usize) {
+                    let class = class.or_else(|| classify(sx, sy, SUB_BLOCK));
+                    if class == Some(false) {
+                        continue;
                     }
-                    if wanted {
-                        coverage.quads.push(quad);
+                    for qy in (sy.max(y0)..=(sy + SUB_BLOCK - 1).min(y1)).step_by(2) {
+                        for qx in (sx.max(x0)..=(sx + SUB_BLOCK - 1).min(x1)).step_by(2) {
+                            let mut quad = Quad {
+                                x: qx,
+                                y: qy,
+                                covered: [false; 4],
+                            };
+                            let mut wanted = false;
+                            for k in 0..4u32 {
+                                let (px, py) = (qx + k % 2, qy + k / 2);
+                                let inside = class.unwrap_or_else(|| {
+                                    let e = edges.map(|(a, b)| edge(a, b, centre(px, py)));
+                                    (0..3).all(|i| e[i] > 0.0 || (e[i] == 0.0 && owns_ties[i]))
+                                });
+                                let covered = inside && px < width && py < height;
+                                quad.covered[k as usize] = covered;
+                                let index = py as usize * width as usize + px as usize;
+                                wanted |= covered
+                                    && needed
+                                        .is_none_or(|n| n.get(index).copied().unwrap_or(false));
+                            }
+                            if wanted {
+                                coverage.quads.push(quad);
+                            }
+                        }
                     }
                 }
             }
@@ -233,6 +244,10 @@ const SUBPIXELS: i64 = 256;
 /// Side of the blocks of pixels whose coverage is decided from their corners (even, so a
 /// quad never straddles two).
 pub const BLOCK: u32 = 16;
+
+/// Side of the sub-blocks a block the triangle's edge crosses is decided by, again from
+/// their corners (even, dividing `BLOCK`).
+const SUB_BLOCK: u32 = 4;
 
 #[cfg(test)]
 mod tests {
