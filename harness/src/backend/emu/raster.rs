@@ -7,7 +7,8 @@
 //! edge, or a bottom edge (the top-left rule with rows counted from the bottom). Quads keep their
 //! uncovered pixels (helper invocations, for derivatives). Only quads holding a pixel that
 //! some probe reads are kept (`needed`). Snapped, a 16x16 block of pixels wholly inside or
-//! outside the triangle is decided from its corners instead of pixel by pixel, and a block
+//! outside the triangle is decided from its corners instead of pixel by pixel (one an edge
+//! crosses, by its 4x4 sub-blocks the same way, before pixel by pixel), and a block
 //! wholly inside (and inside the framebuffer, every pixel of it needed) is kept as a block,
 //! not as its 64 quads.
 
