@@ -290,15 +290,8 @@ fn main() -> ExitCode {
             };
             let options = FingerprintOptions {
                 backend,
-                backend_options: BackendOptions {
-                    gl_device,
-                    emu_mode: Mode::Mediump,
-                    emu_profile,
-                    framebuffers: None,
-                    reference: ReferenceMode::None,
-                    exact_windows: true,
-                    verdicts: false,
-                },
+                gl_device,
+                emu_profile,
                 jobs: jobs
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 timeout: std::time::Duration::from_secs_f64(timeout.max(0.001)),

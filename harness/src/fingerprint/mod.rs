@@ -8,7 +8,8 @@
 pub mod battery;
 pub mod infer;
 
-use crate::backend::{BackendKind, BackendOptions};
+use crate::backend::emu::Mode;
+use crate::backend::BackendKind;
 use crate::results::{RunInfo, TestResult};
 use crate::review::Review;
 use crate::runner::{run, Hooks, Progress, RunOptions, Settings};
@@ -24,8 +25,11 @@ use std::time::Duration;
 pub struct FingerprintOptions {
     /// The backend the battery runs on.
     pub backend: BackendKind,
-    /// Its settings (GL device, the emulator's profile).
-    pub backend_options: BackendOptions,
+    /// The EGL device the GL backend uses (the first when `None`).
+    pub gl_device: Option<usize>,
+    /// The emulator's profile (a built-in name or an absolute path; the default when empty),
+    /// for `--backend emu`.
+    pub emu_profile: String,
     /// Worker processes.
     pub jobs: usize,
     /// Time limit per probe.
@@ -54,9 +58,9 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
     }
     let settings = Settings {
         backend: options.backend,
-        gl_device: options.backend_options.gl_device,
-        emu_mode: options.backend_options.emu_mode,
-        emu_profile: options.backend_options.emu_profile.clone(),
+        gl_device: options.gl_device,
+        emu_mode: Mode::Mediump,
+        emu_profile: options.emu_profile.clone(),
         jobs: options.jobs,
         timeout_s: options.timeout.as_secs_f64(),
         retries: 0,
