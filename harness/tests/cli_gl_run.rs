@@ -5,6 +5,31 @@ mod common;
 
 use common::*;
 use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// `halfcheck run --backend gl --no-report` of `files`, with `extra` arguments, into `out`:
+/// its results.json, and the command's output for messages.
+fn run_gl(out: &Path, extra: &[&str], files: &[PathBuf]) -> (Value, Output) {
+    let output = halfcheck()
+        .args(["run", "--backend", "gl", "--no-report"])
+        .args(extra)
+        .arg("--results")
+        .arg(out)
+        .args(files)
+        .output()
+        .expect("runs");
+    let text = std::fs::read_to_string(out.join("results.json"))
+        .unwrap_or_else(|e| panic!("results: {e} {output:?}"));
+    (serde_json::from_str(&text).expect("json"), output)
+}
+
+/// Whether every value is a multiple of 1/255, as an 8-bit window reads back.
+fn eight_bit(values: &[f64]) -> bool {
+    values
+        .iter()
+        .all(|x| (x * 255.0 - (x * 255.0).round()).abs() < 1e-4)
+}
 
 /// Infinity and NaN read back from the float target survive the worker protocol and
 /// results.json (JSON has no number for them): the test fails, it does not time out.
@@ -71,41 +96,23 @@ fn only_a_test_with_reduced_precision_draws_into_a_float_window() {
         )
         .expect("write");
     }
-    let output = halfcheck()
-        .args([
-            "run",
-            "--backend",
-            "gl",
-            "--timeout",
-            "30",
-            "--no-report",
-            "--results",
-        ])
-        .arg(dir.join("out"))
-        .args(["highp", "mediump", "unpredictable"].map(|p| dir.join(format!("{p}.shader_test"))))
-        .output()
-        .expect("runs");
-    let text = std::fs::read_to_string(dir.join("out/results.json")).expect("results");
-    let results: Value = serde_json::from_str(&text).expect("json");
+    let files = ["highp", "mediump", "unpredictable"].map(|p| dir.join(format!("{p}.shader_test")));
+    let (results, output) = run_gl(&dir.join("out"), &["--timeout", "30"], &files);
     let observed = |name: &str| -> Vec<f64> {
         let test = &results["tests"][name];
         assert_eq!(test["status"], "pass", "{test} {output:?}");
         let values = test["probes"][0]["observed"].as_array().expect("observed");
         values.iter().filter_map(Value::as_f64).collect()
     };
-    let bytes = |v: &[f64]| {
-        v.iter()
-            .all(|x| (x * 255.0 - (x * 255.0).round()).abs() < 1e-4)
-    };
     let highp = observed("highp.shader_test");
     assert_eq!(results["tests"]["highp.shader_test"]["verdict"], "n/a");
     assert!(
-        bytes(&highp),
+        eight_bit(&highp),
         "an 8-bit window reads multiples of 1/255: {highp:?}"
     );
     let mediump = observed("mediump.shader_test");
     assert!(
-        !bytes(&mediump),
+        !eight_bit(&mediump),
         "a float window reads the floats written: {mediump:?}"
     );
     assert_eq!(mediump[3], 1.0);
@@ -113,25 +120,15 @@ fn only_a_test_with_reduced_precision_draws_into_a_float_window() {
     let test = &results["tests"]["unpredictable.shader_test"];
     assert_eq!(test["verdict"], "unjudged", "{test}");
     assert!(
-        bytes(&unpredictable),
+        eight_bit(&unpredictable),
         "no prediction, no float window: {unpredictable:?}"
     );
     // `--exact-windows` gives the highp test a float window too.
-    let output = halfcheck()
-        .args([
-            "run",
-            "--backend",
-            "gl",
-            "--exact-windows",
-            "--no-report",
-            "--results",
-        ])
-        .arg(dir.join("exact"))
-        .arg(dir.join("highp.shader_test"))
-        .output()
-        .expect("runs");
-    let text = std::fs::read_to_string(dir.join("exact/results.json")).expect("results");
-    let results: Value = serde_json::from_str(&text).expect("json");
+    let (results, output) = run_gl(
+        &dir.join("exact"),
+        &["--exact-windows"],
+        &[dir.join("highp.shader_test")],
+    );
     let exact = &results["tests"]["highp.shader_test"]["probes"][0]["observed"];
     assert_eq!(
         exact[0].as_f64(),
@@ -157,20 +154,9 @@ fn without_verdicts_a_mediump_test_runs_as_in_piglit() {
          [test]\nuniform float a 0.1\ndraw rect -1 -1 2 2\nprobe all rgba 0.3 0.6 0.1 1.0\n",
     )
     .expect("write");
-    let run = |out: &str, extra: &[&str]| -> Value {
-        let output = halfcheck()
-            .args(["run", "--backend", "gl", "--no-report", "--results"])
-            .arg(dir.join(out))
-            .args(extra)
-            .arg(&file)
-            .output()
-            .expect("runs");
-        let text = std::fs::read_to_string(dir.join(out).join("results.json"))
-            .unwrap_or_else(|e| panic!("results: {e} {output:?}"));
-        serde_json::from_str(&text).expect("json")
-    };
-    let judged = run("judged", &[]);
-    let plain = run("plain", &["--no-verdicts"]);
+    let files = [file];
+    let (judged, _) = run_gl(&dir.join("judged"), &[], &files);
+    let (plain, _) = run_gl(&dir.join("plain"), &["--no-verdicts"], &files);
     let (judged_test, plain_test) = (
         &judged["tests"]["mediump.shader_test"],
         &plain["tests"]["mediump.shader_test"],
@@ -185,19 +171,19 @@ fn without_verdicts_a_mediump_test_runs_as_in_piglit() {
         "{plain_test}"
     );
     assert!(plain["run"]["reference"].is_null(), "{}", plain["run"]);
-    let observed = plain_test["probes"][0]["observed"]
+    let observed: Vec<f64> = plain_test["probes"][0]["observed"]
         .as_array()
-        .expect("observed");
-    for x in observed.iter().filter_map(Value::as_f64) {
-        assert!(
-            (x * 255.0 - (x * 255.0).round()).abs() < 1e-4,
-            "an 8-bit window reads multiples of 1/255: {observed:?}"
-        );
-    }
+        .expect("observed")
+        .iter()
+        .filter_map(Value::as_f64)
+        .collect();
     assert!(
-        !judged_test["probes"][0]["observed"][0]
-            .as_f64()
-            .is_some_and(|x| (x * 255.0 - (x * 255.0).round()).abs() < 1e-4),
+        eight_bit(&observed),
+        "an 8-bit window reads multiples of 1/255: {observed:?}"
+    );
+    let judged_red = judged_test["probes"][0]["observed"][0].as_f64();
+    assert!(
+        !judged_red.is_some_and(|x| eight_bit(&[x])),
         "the judged run reads the float written: {judged_test}"
     );
 }
