@@ -89,7 +89,7 @@ fn a_shader_the_compiler_rejects_fails_with_its_log() {
 /// fails on the emulator passes there, with the same values the judged run keeps.
 #[test]
 fn probe_values_keep_the_values_without_judging() {
-    use halfcheck::backend::emu::{compile_options, evaluate, probe_values};
+    use halfcheck::backend::emu::{compile_options, evaluate, probe_values, Compiled};
     use halfcheck_compiler::exec::Rounding;
     let text = "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
          [fragment shader]\n#version 300 es\nprecision highp float;\nout vec4 color;\n\
@@ -98,7 +98,7 @@ fn probe_values_keep_the_values_without_judging() {
     let test = parse_str(Path::new("values.shader_test"), text).expect("parses");
     let (domain, options) = (Rounding::new(Mode::Highp), compile_options(Mode::Highp));
     let judged = evaluate(&test, &domain, &options);
-    let values = probe_values(&test, &domain, &options);
+    let values = probe_values(&test, &domain, &Compiled::new(&test, &options));
     assert_eq!(judged.result.status, Status::Fail, "{:?}", judged.result);
     assert_eq!(values.result.status, Status::Pass, "{:?}", values.result);
     for evaluation in [&judged, &values] {

@@ -110,6 +110,15 @@ impl<G: Domain, B: Domain> Domain for Guided<G, B> {
         )
     }
 
+    fn keeps_control_flow_variables_in_memory(&self) -> bool {
+        self.guide.keeps_control_flow_variables_in_memory()
+    }
+
+    /// The guide's value as its driver stores it; the bounds hold any driver's.
+    fn stored(&self, x: Self::F) -> Self::F {
+        (self.guide.stored(x.0), x.1)
+    }
+
     fn either(&self, a: Self::F, b: Self::F) -> Self::F {
         (self.guide.either(a.0, b.0), self.follower.either(a.1, b.1))
     }
@@ -119,6 +128,7 @@ impl<G: Domain, B: Domain> Domain for Guided<G, B> {
 mod tests {
     use super::*;
     use crate::exec::{Bounds, Mode, Rounding};
+    use crate::profile::{Binary32, Choices};
 
     /// fract(1/3 * 1024) < 0.31 is true in binary16 (0.25) though the mediump interval of
     /// the fract straddles 0.31: the guide's binary16 value decides.
@@ -136,5 +146,27 @@ mod tests {
         assert!(f.1.contains(0.25) && f.1.contains(0.5), "{:?}", f.1);
         assert!(d.compare(Compare::Less, f, d.constant(0.31)));
         assert_eq!(d.representative(f), 0.25);
+    }
+
+    /// A guide on an x87 driver (binary32 results kept in 64-bit significands) keeps
+    /// control-flow variables in memory as it would alone, rounding its value to binary32
+    /// there, so the guided run's points are the guide's own run; the bounds are left alone.
+    #[test]
+    fn the_guide_stores_variables_as_its_driver_does() {
+        let mut driver = Choices::default();
+        driver.arithmetic.binary32 = Binary32::Extended;
+        let guide = Rounding::with(Mode::Highp, driver);
+        let d = Guided {
+            guide,
+            follower: Bounds::highp(),
+        };
+        assert!(guide.keeps_control_flow_variables_in_memory());
+        assert!(d.keeps_control_flow_variables_in_memory());
+        let third = d.binary(Binary::Div, d.constant(1.0), d.constant(3.0), Width::Single);
+        assert_ne!(third.0, f64::from(third.0 as f32), "kept beyond binary32");
+        let stored = d.stored(third);
+        assert_eq!(stored.0, guide.stored(third.0));
+        assert_eq!(stored.0, f64::from(third.0 as f32));
+        assert_eq!(stored.1, third.1);
     }
 }

@@ -14,7 +14,7 @@
 use super::classify::{ChannelPrediction, Interval};
 use super::reduced::compiler_stage;
 use crate::backend::emu::{
-    compile_options, probe_values, skip_reason, Evaluation, Mode, ProbeValues,
+    compile_options, probe_values, skip_reason, Compiled, Evaluation, Mode, ProbeValues,
 };
 use crate::results::{PredictionInfo, Status};
 use crate::shader_test::{ShaderTest, SourceKind};
@@ -142,7 +142,8 @@ pub fn add_forced(test: &ShaderTest, predictions: &mut [ProbePrediction]) -> Res
     {
         shader.text = demote_to_mediump(&shader.text, compiler_stage(shader.stage));
     }
-    let forced = run(&demoted, &Rounding::new(Mode::Mediump), &spec_lowered())?;
+    let compiled = Compiled::new(&demoted, &spec_lowered());
+    let forced = run(&demoted, &Rounding::new(Mode::Mediump), &compiled)?;
     for (prediction, values) in predictions.iter_mut().zip(forced) {
         if let Source::Evaluations(evaluations) = &mut prediction.source {
             evaluations.forced = Some(values);
@@ -171,7 +172,13 @@ pub fn predictable(test: &ShaderTest) -> bool {
 /// Per probe (in order), the predictions over its region for its first `channels[k]`
 /// channels. An error says why the emulator could not predict.
 pub fn predict(test: &ShaderTest, channels: &[usize]) -> Result<Vec<ProbePrediction>, String> {
-    let unlowered = compile_options(Mode::Highp);
+    if let Some(reason) = skip_reason(test) {
+        return Err(cannot_run(reason));
+    }
+    // Three compiles serve the four evaluations: `h` and `e` run the unlowered IR.
+    let unlowered = Compiled::new(test, &compile_options(Mode::Highp));
+    let spec_lowering = Compiled::new(test, &spec_lowered());
+    let mesa_lowering = Compiled::new(test, &compile_options(Mode::Mediump));
     let guided = |mode: Mode, follower: Bounds| Guided {
         guide: Rounding::new(mode),
         follower,
@@ -180,13 +187,17 @@ pub fn predict(test: &ShaderTest, channels: &[usize]) -> Result<Vec<ProbePredict
     let spec = run(
         test,
         &guided(Mode::Mediump, Bounds::mediump()),
-        &spec_lowered(),
+        &spec_lowering,
     )?;
-    let mediump = run(
-        test,
-        &Rounding::new(Mode::Mediump),
-        &compile_options(Mode::Mediump),
-    )?;
+    // Where Mesa lowers what the rules allow, and nothing else (the same IR), `m` is `m'`:
+    // the point evaluation that steered the `spec` run.
+    let mediump = if mesa_lowering == spec_lowering {
+        spec.iter()
+            .map(|values| values.map(|(point, _)| *point))
+            .collect()
+    } else {
+        run(test, &Rounding::new(Mode::Mediump), &mesa_lowering)?
+    };
     let exact = run(test, &Rounding::new(Mode::Exact), &unlowered)?;
     Ok(highp
         .into_iter()
@@ -215,16 +226,20 @@ pub fn predict(test: &ShaderTest, channels: &[usize]) -> Result<Vec<ProbePredict
 fn run<D: Domain>(
     test: &ShaderTest,
     domain: &D,
-    options: &CompileOptions,
+    compiled: &Compiled,
 ) -> Result<Vec<ProbeValues<D::F>>, String> {
-    let Evaluation { result, probes } = probe_values(test, domain, options);
+    let Evaluation { result, probes } = probe_values(test, domain, compiled);
     match result.status {
-        Status::Skip | Status::Error | Status::Crash | Status::Timeout => Err(format!(
-            "the emulator could not run it: {}",
-            result.reason.unwrap_or_default()
-        )),
+        Status::Skip | Status::Error | Status::Crash | Status::Timeout => {
+            Err(cannot_run(result.reason.unwrap_or_default()))
+        }
         _ => Ok(probes),
     }
+}
+
+/// Why there are no predictions: the emulator could not run the test.
+fn cannot_run(reason: String) -> String {
+    format!("the emulator could not run it: {reason}")
 }
 
 /// The verdict's interval for an emulator interval (NaN-capable intervals are everything).
@@ -325,4 +340,54 @@ pub fn describe() -> BTreeMap<String, PredictionInfo> {
             ),
         ),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shader_test::parse_str;
+    use std::path::Path;
+
+    /// A test whose fragment shader computes `body` from uniforms `a` and `b`, probed at one
+    /// pixel.
+    fn test_with(body: &str) -> ShaderTest {
+        let text = format!(
+            "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
+             [fragment shader]\n#version 300 es\nprecision mediump float;\nuniform float a;\n\
+             uniform float b;\nout vec4 color;\nvoid main() {{ {body} }}\n\n[test]\n\
+             uniform float a 485.62\nuniform float b 0.87\ndraw rect -1 -1 2 2\n\
+             probe rgba 7 9 0.0 0.0 0.0 1.0\n"
+        );
+        parse_str(Path::new("m.shader_test"), &text).expect("parses")
+    }
+
+    /// `m` is the binary16 run of Mesa's lowering, whether it comes from the `spec` run (the
+    /// two lowerings give the same IR) or from a run of its own (they differ: Mesa keeps
+    /// derivatives at highp, the rules let them be lowered).
+    #[test]
+    fn m_is_the_run_of_mesas_lowering_whether_shared_or_not() {
+        let cases = [
+            ("color = vec4(fract(a + b), fract(a * b), 0.0, 1.0);", true),
+            (
+                "float p = gl_FragCoord.x * a * b;\n\
+                 color = vec4(fract(dFdx(p) * 32.0), a * b, 0.0, 1.0);",
+                false,
+            ),
+        ];
+        for (body, shared) in cases {
+            let test = test_with(body);
+            let same = Compiled::new(&test, &compile_options(Mode::Mediump))
+                == Compiled::new(&test, &spec_lowered());
+            assert_eq!(same, shared, "{body}");
+            let predictions = predict(&test, &[4]).expect("predicts");
+            let alone = crate::backend::emu::predict(&test, Mode::Mediump);
+            let observed = &alone.probes[0].observed;
+            for (c, value) in observed.iter().enumerate() {
+                let m = predictions[0].at(7, 9, c).expect("predicted").mediump;
+                assert_eq!(m.to_bits(), value.to_bits(), "{body}: channel {c}");
+            }
+            let h = predictions[0].at(7, 9, 0).expect("predicted").highp;
+            assert_ne!(h, observed[0], "{body}: binary16 shows");
+        }
+    }
 }

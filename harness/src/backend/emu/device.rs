@@ -7,7 +7,7 @@
 //! the framebuffer otherwise; what probes see is the same.
 
 use super::framebuffer::Framebuffer;
-use super::program::{self, Built, Program};
+use super::program::{Built, Compiled, Program};
 use super::shade::{Attribute, Blend, Draw, Factor, Topology};
 use super::textures::Units;
 use super::uniforms::Uniforms;
@@ -22,17 +22,16 @@ use crate::shader_test::{
     AttribType, Command, ShaderTest, TextureCheckerboard, TextureRgbw, UniformSet, VertexData,
 };
 use halfcheck_compiler::exec::Domain;
-use halfcheck_compiler::CompileOptions;
 use std::collections::BTreeMap;
 
-/// Runs `test` (whose requirements were checked) in `domain`, its shaders compiled with
-/// `options`. Each probe keeps the values of every pixel of its region, and is judged as on a
+/// Runs `test` (whose requirements were checked) in `domain`, with its shaders as
+/// `compiled`. Each probe keeps the values of every pixel of its region, and is judged as on a
 /// driver when `judge_probes` says so (else it passes). With `keep_window`, every pixel is
 /// shaded and the window's binary32 view comes back too.
 pub fn run<D: Domain>(
     test: &ShaderTest,
     domain: &D,
-    options: &CompileOptions,
+    compiled: &Compiled,
     keep_window: bool,
     judge_probes: bool,
 ) -> (Evaluation<D::F>, Option<WindowImage>) {
@@ -44,7 +43,7 @@ pub fn run<D: Domain>(
     };
     let mut device = EmuDevice {
         test,
-        options,
+        compiled,
         program: None,
         domain,
         fb: Framebuffer::new(width, height, domain.constant(0.0)),
@@ -93,7 +92,7 @@ fn needed(test: &ShaderTest, width: u32, height: u32) -> Option<Vec<bool>> {
 /// One test's software state while its commands run.
 struct EmuDevice<'a, D: Domain> {
     test: &'a ShaderTest,
-    options: &'a CompileOptions,
+    compiled: &'a Compiled,
     program: Option<Program>,
     domain: &'a D,
     fb: Framebuffer<D::F>,
@@ -148,10 +147,10 @@ impl<D: Domain> Device for EmuDevice<'_, D> {
 
     fn start(
         &mut self,
-        test: &ShaderTest,
+        _test: &ShaderTest,
         logs: &mut BTreeMap<String, String>,
     ) -> Result<device::Program, Stop> {
-        Ok(match program::build(test, self.options, logs)? {
+        Ok(match self.compiled.built(logs)? {
             Built::Nothing => device::Program::Missing,
             Built::Linked(p) => {
                 self.program = Some(*p);

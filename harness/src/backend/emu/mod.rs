@@ -29,6 +29,7 @@ mod textures;
 mod uniforms;
 
 pub use halfcheck_compiler::exec::Mode;
+pub use program::Compiled;
 pub use require::skip_reason;
 
 use halfcheck_compiler::exec::{Domain, Rounding};
@@ -97,7 +98,7 @@ impl Backend for EmuBackend {
         let choices = &self.profile.choices;
         let domain = Rounding::with(self.mode, *choices);
         let options = choices.compile_options(self.mode == Mode::Mediump);
-        let (evaluation, window) = run(test, &domain, &options, self.keep_windows, true);
+        let (evaluation, window) = run(test, &domain, &options, self.keep_windows);
         self.window = window;
         evaluation.result
     }
@@ -226,6 +227,15 @@ impl<F: Copy> ProbeValues<F> {
         self.rgba.get(pixel * 4 + c).copied()
     }
 
+    /// The same pixels with `f` of each value.
+    pub fn map<G>(&self, f: impl Fn(&F) -> G) -> ProbeValues<G> {
+        ProbeValues {
+            region: self.region,
+            rgba: self.rgba.iter().map(f).collect(),
+            one_colour: self.one_colour,
+        }
+    }
+
     /// Whether every pixel holds what the first one does, as `same` compares values.
     pub fn uniform(&self, same: impl Fn(&F, &F) -> bool) -> bool {
         self.one_colour || uniform_pixels(&self.rgba, same)
@@ -249,48 +259,56 @@ pub fn evaluate<D: Domain>(
     domain: &D,
     options: &CompileOptions,
 ) -> Evaluation<D::F> {
-    run(test, domain, options, false, true).0
+    run(test, domain, options, false).0
 }
 
-/// [`evaluate`] for the verdicts' predictions, which read each probe's values and no
-/// more: the probes are not judged (each passes), which spares reading every probed region
-/// a second time as binary32.
+/// For the verdicts' predictions: `test` in `domain` with its shaders as `compiled` (several
+/// domains share one compile), reading each probe's values and no more: the probes are not
+/// judged (each passes), which spares reading every probed region a second time as binary32.
 pub fn probe_values<D: Domain>(
     test: &ShaderTest,
     domain: &D,
-    options: &CompileOptions,
+    compiled: &Compiled,
 ) -> Evaluation<D::F> {
-    run(test, domain, options, false, false).0
+    match require::skip_reason(test) {
+        Some(reason) => skipped(reason),
+        None => device::run(test, domain, compiled, false, false).0,
+    }
 }
 
-/// [`evaluate`], shading every pixel and returning the window's binary32 view too when
-/// `keep_window` asks for it (else only the pixels probes read are shaded), judging the
-/// probes when `judge_probes` says so.
+/// [`evaluate`], timed, shading every pixel and returning the window's binary32 view too
+/// when `keep_window` asks for it (else only the pixels probes read are shaded).
 fn run<D: Domain>(
     test: &ShaderTest,
     domain: &D,
     options: &CompileOptions,
     keep_window: bool,
-    judge_probes: bool,
 ) -> (Evaluation<D::F>, Option<WindowImage>) {
     let started = Instant::now();
     let (mut evaluation, window) = match require::skip_reason(test) {
-        Some(reason) => {
-            let result = TestResult::with_status(Status::Skip, reason);
-            let probes = Vec::new();
-            (Evaluation { result, probes }, None)
+        Some(reason) => (skipped(reason), None),
+        None => {
+            let compiled = Compiled::new(test, options);
+            device::run(test, domain, &compiled, keep_window, true)
         }
-        None => device::run(test, domain, options, keep_window, judge_probes),
     };
     evaluation.result.duration_s = started.elapsed().as_secs_f64();
     (evaluation, window)
+}
+
+/// A test the emulator skips, and why.
+fn skipped<F>(reason: String) -> Evaluation<F> {
+    Evaluation {
+        result: TestResult::with_status(Status::Skip, reason),
+        probes: Vec::new(),
+    }
 }
 
 /// The whole framebuffer after `test`'s commands ran on the emulator in `mode` (every pixel
 /// shaded), for reports; an error says why the emulator could not run it.
 pub fn render(test: &ShaderTest, mode: Mode) -> Result<WindowImage, String> {
     let domain = Rounding::new(mode);
-    let (evaluation, window) = run(test, &domain, &compile_options(mode), true, true);
+    let (evaluation, window) = run(test, &domain, &compile_options(mode), true);
     match (evaluation.result.status, window) {
         (Status::Pass | Status::Warn | Status::Fail, Some(window)) => Ok(window),
         (status, _) => Err(format!(

@@ -15,6 +15,7 @@ use halfcheck_compiler::{compile, CompileOptions};
 use std::collections::BTreeMap;
 
 /// What building a test's program gave.
+#[derive(Clone, PartialEq)]
 pub enum Built {
     /// The test has no shaders.
     Nothing,
@@ -25,6 +26,7 @@ pub enum Built {
 }
 
 /// The compiled stages of one test.
+#[derive(Clone, PartialEq)]
 pub struct Program {
     /// The vertex shader.
     pub vertex: Module,
@@ -32,6 +34,29 @@ pub struct Program {
     pub fragment: Module,
     /// Which of the fragment shader's variables its code mentions.
     pub fragment_uses: Vec<bool>,
+}
+
+/// A test's shaders built once with one set of compile options, for every run that shares
+/// them: the verdicts' predictions run the same IR in several domains.
+#[derive(Clone, PartialEq)]
+pub struct Compiled {
+    built: Result<Built, Stop>,
+    logs: BTreeMap<String, String>,
+}
+
+impl Compiled {
+    /// Builds `test`'s program with `options` ([`build`]).
+    pub fn new(test: &ShaderTest, options: &CompileOptions) -> Compiled {
+        let mut logs = BTreeMap::new();
+        let built = build(test, options, &mut logs);
+        Compiled { built, logs }
+    }
+
+    /// What building gave, its logs added to `logs`, as [`build`] would have.
+    pub fn built(&self, logs: &mut BTreeMap<String, String>) -> Result<Built, Stop> {
+        logs.extend(self.logs.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.built.clone()
+    }
 }
 
 /// Compiles and links `test`'s shaders. Compile errors stop the test (their log goes into
