@@ -34,7 +34,7 @@ use crate::review::Review;
 use crate::verdict::ReferenceMode;
 use interrupt::Interrupt;
 use journal::{damaged_lines, JournalWriter, JOURNAL, RESULTS};
-use pool::{run_pool, PoolSettings, Worker, WorkerCommand};
+use pool::{run_pool, PoolSettings, Starting, Worker, WorkerCommand};
 use protocol::Job;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -291,54 +291,31 @@ struct Collected {
     unexpected: usize,
 }
 
-fn execute(plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
+fn execute(mut plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
     let settings = plan.settings;
     let command = worker_command(plan.dir, settings)?;
+    let interrupt = Interrupt::on_signals()?;
     let started = now_rfc3339();
-    let (first, info) = Worker::start(&command)?;
-    if let Some(guard) = &hooks.renderer_guard {
-        if !guard.is_match(&info.renderer) {
-            first.finish();
-            return Err(format!(
-                "the renderer is '{}', but the expectations are for renderers matching '{guard}' \
-                 (pass --skip-renderer-check to run anyway)",
-                info.renderer
-            ));
-        }
-    }
-    let mut journal = plan.journal;
-    let run = match plan.resumed {
-        Some(earlier) => {
-            if (&earlier.backend, &earlier.renderer) != (&info.backend, &info.renderer) {
-                first.finish();
-                return Err(format!(
-                    "cannot resume: the run in {} used {} on '{}', this one opens {} on '{}'",
-                    plan.dir.display(),
-                    earlier.backend,
-                    earlier.renderer,
-                    info.backend,
-                    info.renderer
-                ));
-            }
-            earlier
-        }
-        None => {
-            let run = RunInfo {
-                started,
-                command_line: hooks.command_line.clone(),
-                selection: Some(plan.selection),
-                ..info
-            };
-            let header = JournalHeader {
-                format: JOURNAL_FORMAT.to_string(),
-                run: run.clone(),
-                settings: serde_json::to_value(settings).map_err(|e| e.to_string())?,
-            };
-            if let Err(e) = journal.header(&header) {
-                first.finish();
-                return Err(e);
-            }
-            run
+    // Every worker opens its backend at once; the first says what the run opened.
+    let first = Worker::spawn(&command)?;
+    let others = (1..settings.jobs.min(plan.jobs.len()))
+        .filter_map(|_| Worker::spawn(&command).ok())
+        .collect::<Vec<_>>();
+    let opened =
+        first.ready().and_then(
+            |(first, info)| match begin(&mut plan, started, info, hooks) {
+                Ok(run) => Ok((first, run)),
+                Err(e) => {
+                    first.finish();
+                    Err(e)
+                }
+            },
+        );
+    let (first, run) = match opened {
+        Ok(opened) => opened,
+        Err(e) => {
+            others.into_iter().for_each(Starting::finish);
+            return Err(e);
         }
     };
     // Every later worker runs the backend the first one resolved `auto` to.
@@ -349,11 +326,10 @@ fn execute(plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
         ),
         ..command
     };
-    let interrupt = Interrupt::on_signals()?;
     hooks.progress.start(&run, plan.jobs.len(), &plan.done);
     let collected = Mutex::new(Collected {
         tests: plan.done,
-        journal,
+        journal: plan.journal,
         unexpected: 0,
     });
     let on_result = |job: &Job, result: TestResult| {
@@ -377,13 +353,14 @@ fn execute(plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
     let fails_run = |name: &str, result: &TestResult| hooks.review.fails_run(name, result);
     let pool = PoolSettings {
         command: &command,
+        backend: &run.backend,
         threads: settings.jobs,
         timeout: Duration::from_secs_f64(settings.timeout_s.max(0.001)),
         retries: settings.retries,
         fails_run: &fails_run,
         interrupt: &interrupt,
     };
-    run_pool(&pool, first, plan.jobs, &on_result);
+    run_pool(&pool, first, others, plan.jobs, &on_result);
 
     let collected = collected
         .into_inner()
@@ -404,6 +381,51 @@ fn execute(plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
         results_path,
         signal_exit: interrupt.exit_code(),
     })
+}
+
+/// The run's info once its first worker opened `info`: checked against the expectations'
+/// renderer and the run being resumed, and for a new run written as the journal's header.
+fn begin(
+    plan: &mut Plan,
+    started: String,
+    info: RunInfo,
+    hooks: &Hooks,
+) -> Result<RunInfo, String> {
+    if let Some(guard) = &hooks.renderer_guard {
+        if !guard.is_match(&info.renderer) {
+            return Err(format!(
+                "the renderer is '{}', but the expectations are for renderers matching '{guard}' \
+                 (pass --skip-renderer-check to run anyway)",
+                info.renderer
+            ));
+        }
+    }
+    if let Some(earlier) = plan.resumed.take() {
+        if (&earlier.backend, &earlier.renderer) != (&info.backend, &info.renderer) {
+            return Err(format!(
+                "cannot resume: the run in {} used {} on '{}', this one opens {} on '{}'",
+                plan.dir.display(),
+                earlier.backend,
+                earlier.renderer,
+                info.backend,
+                info.renderer
+            ));
+        }
+        return Ok(earlier);
+    }
+    let run = RunInfo {
+        started,
+        command_line: hooks.command_line.clone(),
+        selection: Some(std::mem::take(&mut plan.selection)),
+        ..info
+    };
+    let header = JournalHeader {
+        format: JOURNAL_FORMAT.to_string(),
+        run: run.clone(),
+        settings: serde_json::to_value(plan.settings).map_err(|e| e.to_string())?,
+    };
+    plan.journal.header(&header)?;
+    Ok(run)
 }
 
 /// Writes a run's final results into its directory: `results.json`, then the CI files

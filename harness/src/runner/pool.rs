@@ -48,9 +48,47 @@ pub struct Worker {
     stderr_tail: Arc<Mutex<String>>,
 }
 
+/// A worker process started and still opening its backend.
+pub struct Starting {
+    worker: Worker,
+}
+
+impl Starting {
+    /// Waits until the worker's backend is open, and says what it opened.
+    pub fn ready(self) -> Result<(Worker, RunInfo), String> {
+        let mut worker = self.worker;
+        match worker.replies.recv_timeout(START_TIMEOUT) {
+            Ok(Reply::Ready(info)) => Ok((worker, *info)),
+            Ok(Reply::Fatal(message)) => {
+                worker.stop();
+                Err(message)
+            }
+            Ok(Reply::Result(_)) => {
+                worker.stop();
+                Err("worker answered before it was ready".to_string())
+            }
+            Err(_) => {
+                let died = worker.stop();
+                Err(format!("worker did not start: {died}"))
+            }
+        }
+    }
+
+    /// Closes the worker's stdin and waits for it to exit (a worker the run no longer needs).
+    pub fn finish(self) {
+        self.worker.finish();
+    }
+}
+
 impl Worker {
     /// Starts a worker and waits until its backend is open.
     pub fn start(command: &WorkerCommand) -> Result<(Worker, RunInfo), String> {
+        Worker::spawn(command)?.ready()
+    }
+
+    /// Starts a worker process without waiting for its backend, so that several open theirs
+    /// at once.
+    pub fn spawn(command: &WorkerCommand) -> Result<Starting, String> {
         let mut child = Command::new(&command.exe)
             .args(&command.args)
             .envs(command.env.iter().map(|(k, v)| (k, v)))
@@ -92,27 +130,13 @@ impl Worker {
         let stderr_tail = Arc::new(Mutex::new(String::new()));
         let tail = Arc::clone(&stderr_tail);
         std::thread::spawn(move || keep_tail(stderr, &tail));
-        let mut worker = Worker {
+        let worker = Worker {
             child,
             stdin,
             replies,
             stderr_tail,
         };
-        match worker.replies.recv_timeout(START_TIMEOUT) {
-            Ok(Reply::Ready(info)) => Ok((worker, *info)),
-            Ok(Reply::Fatal(message)) => {
-                worker.stop();
-                Err(message)
-            }
-            Ok(Reply::Result(_)) => {
-                worker.stop();
-                Err("worker answered before it was ready".to_string())
-            }
-            Err(_) => {
-                let died = worker.stop();
-                Err(format!("worker did not start: {died}"))
-            }
-        }
+        Ok(Starting { worker })
     }
 
     /// Runs one job; on a crash or timeout the worker is gone and the result says so.
@@ -234,6 +258,8 @@ fn keep_tail(mut stderr: impl Read, tail: &Mutex<String>) {
 pub struct PoolSettings<'a> {
     /// How to start a replacement worker.
     pub command: &'a WorkerCommand,
+    /// The backend the run opened (`gl`, `emu`): a worker started early must have opened it.
+    pub backend: &'a str,
     /// Worker processes at once.
     pub threads: usize,
     /// Time limit per test.
@@ -246,22 +272,29 @@ pub struct PoolSettings<'a> {
     pub interrupt: &'a Interrupt,
 }
 
-/// Runs `jobs` on `settings.threads` workers, starting with `first` (already started).
+/// Runs `jobs` on `settings.threads` workers: `first` (ready), then `starting` (each taken
+/// when it is ready and opened the run's backend, else replaced), then new ones as needed.
 ///
 /// `on_result` sees every final result as it arrives, from several threads; a job abandoned
 /// because the run was interrupted has none.
 pub fn run_pool(
     settings: &PoolSettings,
     first: Worker,
+    starting: Vec<Starting>,
     jobs: Vec<Job>,
     on_result: &(dyn Fn(&Job, TestResult) + Sync),
 ) {
     let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<_>>());
     let first = Mutex::new(Some(first));
+    let starting = Mutex::new(starting);
     std::thread::scope(|scope| {
         for _ in 0..settings.threads.max(1) {
             scope.spawn(|| {
                 let mut worker = first.lock().ok().and_then(|mut w| w.take());
+                if worker.is_none() {
+                    let next = starting.lock().ok().and_then(|mut s| s.pop());
+                    worker = next.and_then(|s| ready_for(settings.backend, s));
+                }
                 while let Some(job) = next_job(&queue, settings.interrupt) {
                     if let Some(result) = run_with_retries(settings, &mut worker, &job) {
                         on_result(&job, result);
@@ -273,6 +306,22 @@ pub fn run_pool(
             });
         }
     });
+    if let Ok(left) = starting.into_inner() {
+        left.into_iter().for_each(Starting::finish);
+    }
+}
+
+/// `starting` once ready, when it opened the run's `backend` (`auto` may resolve otherwise
+/// in one process); else `None`, and the pool starts a worker for the run's backend.
+fn ready_for(backend: &str, starting: Starting) -> Option<Worker> {
+    match starting.ready() {
+        Ok((worker, info)) if info.backend == backend => Some(worker),
+        Ok((worker, _)) => {
+            worker.finish();
+            None
+        }
+        Err(_) => None,
+    }
 }
 
 /// The next job, unless the run was interrupted.
@@ -329,5 +378,51 @@ fn run_once(settings: &PoolSettings, worker: &mut Option<Worker>, job: &Job) -> 
             Some(*result)
         }
         Ran::Abandoned => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stand-in worker: a shell running `script`.
+    fn shell(script: &str) -> WorkerCommand {
+        WorkerCommand {
+            exe: PathBuf::from("sh"),
+            args: vec!["-c".to_string(), script.to_string()],
+            env: Vec::new(),
+        }
+    }
+
+    /// A stand-in worker that prints `reply` and waits for its stdin to close.
+    fn fake(reply: &str) -> WorkerCommand {
+        shell(&format!("printf '%s\\n' '{reply}'; cat >/dev/null"))
+    }
+
+    /// The line a worker that opened `backend` prints.
+    fn ready_on(backend: &str) -> String {
+        let info = RunInfo {
+            backend: backend.to_string(),
+            ..RunInfo::default()
+        };
+        serde_json::to_string(&Reply::Ready(Box::new(info))).expect("serialises")
+    }
+
+    #[test]
+    fn a_worker_started_early_serves_only_the_backend_the_run_opened() {
+        let same = Worker::spawn(&fake(&ready_on("gl"))).expect("starts");
+        let other = Worker::spawn(&fake(&ready_on("emu"))).expect("starts");
+        let kept = ready_for("gl", same).expect("opened gl");
+        kept.finish();
+        assert!(ready_for("gl", other).is_none(), "opened emu");
+    }
+
+    #[test]
+    fn a_worker_that_ends_before_it_is_ready_says_so() {
+        let silent = Worker::spawn(&shell("exit 3")).expect("starts");
+        let why = silent.ready().err().expect("never ready");
+        assert!(why.starts_with("worker did not start"), "{why}");
+        let fatal = Worker::spawn(&fake(r#"{"fatal":"no EGL display"}"#)).expect("starts");
+        assert_eq!(fatal.ready().err().as_deref(), Some("no EGL display"));
     }
 }
