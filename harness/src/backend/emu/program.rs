@@ -45,14 +45,14 @@ pub struct Compiled {
 }
 
 impl Compiled {
-    /// Builds `test`'s program with `options` ([`build`]).
+    /// Builds `test`'s program with `options`, as `build` does.
     pub fn new(test: &ShaderTest, options: &CompileOptions) -> Compiled {
         let mut logs = BTreeMap::new();
         let built = build(test, options, &mut logs);
         Compiled { built, logs }
     }
 
-    /// What building gave, its logs added to `logs`, as [`build`] would have.
+    /// What building gave, its logs added to `logs`, as `build` adds them.
     pub fn built(&self, logs: &mut BTreeMap<String, String>) -> Result<Built, Stop> {
         logs.extend(self.logs.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.built.clone()
