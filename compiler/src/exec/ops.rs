@@ -649,24 +649,53 @@ pub(super) fn sum_of_products<D: Domain>(
     pairs: &[Factors<'_, D::F>],
     width: Width,
 ) -> Vec<D::F> {
-    let product =
-        |(x, y): &Factors<'_, D::F>| map2(x, y, |p, q| d.binary(Binary::Mul, p, q, width));
+    let Some((first, rest)) = pairs.split_first() else {
+        return Vec::new();
+    };
+    if order != Dot::Fused {
+        return sum_of_terms(d, order, &products(d, pairs, width), width);
+    }
+    let (x, y) = first;
+    let product = map2(x, y, |p, q| d.binary(Binary::Mul, p, q, width));
+    rest.iter().fold(product, |acc, (x, y)| {
+        let xy = map2(x, y, |p, q| (p, q));
+        map2(&xy, &acc, |(p, q), s| d.fused(p, q, s, width))
+    })
+}
+
+/// Each term's product `x_k * y_k`, per lane.
+pub(super) fn products<D: Domain>(
+    d: &D,
+    pairs: &[Factors<'_, D::F>],
+    width: Width,
+) -> Vec<Vec<D::F>> {
+    pairs
+        .iter()
+        .map(|(x, y)| map2(x, y, |p, q| d.binary(Binary::Mul, p, q, width)))
+        .collect()
+}
+
+/// The sum of `terms` per lane in the order `order` says; `Fused` has no products to sum
+/// and adds in sequence.
+pub(super) fn sum_of_terms<D: Domain>(
+    d: &D,
+    order: Dot,
+    terms: &[Vec<D::F>],
+    width: Width,
+) -> Vec<D::F> {
     let add = |s: &Vec<D::F>, t: &Vec<D::F>| map2(s, t, |s, t| d.binary(Binary::Add, s, t, width));
-    let Some(first) = pairs.first() else {
+    let Some((first, rest)) = terms.split_first() else {
         return Vec::new();
     };
     match order {
-        Dot::Sequential => pairs
-            .iter()
-            .skip(1)
-            .fold(product(first), |acc, p| add(&acc, &product(p))),
+        Dot::Sequential | Dot::Fused => rest.iter().fold(first.clone(), |acc, t| add(&acc, t)),
         Dot::Reverse => {
-            let mut terms = pairs.iter().rev();
-            let last = terms.next().map(product).unwrap_or_default();
-            terms.fold(last, |acc, p| add(&acc, &product(p)))
+            let mut reversed = terms.iter().rev();
+            let last = reversed.next().cloned().unwrap_or_default();
+            reversed.fold(last, |acc, t| add(&acc, t))
         }
         Dot::Pairwise => {
-            let mut level: Vec<Vec<D::F>> = pairs.iter().map(product).collect();
+            let mut level = terms.to_vec();
             while level.len() > 1 {
                 level = level
                     .chunks(2)
@@ -679,10 +708,6 @@ pub(super) fn sum_of_products<D: Domain>(
             }
             level.pop().unwrap_or_default()
         }
-        Dot::Fused => pairs.iter().skip(1).fold(product(first), |acc, (x, y)| {
-            let xy = map2(x, y, |p, q| (p, q));
-            map2(&xy, &acc, |(p, q), s| d.fused(p, q, s, width))
-        }),
     }
 }
 

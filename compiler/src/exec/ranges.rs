@@ -14,7 +14,7 @@
 //! Point domains skip all of it: their value is the modelled driver's.
 
 use super::domain::{Binary, Compare, Unary, Width};
-use super::ops::{comp, lerp, sum_of_products, Factors};
+use super::ops::{comp, lerp, products, sum_of_products, sum_of_terms, Factors};
 use super::value::{at, map2, Lanes, Value};
 use super::{Domain, ExecResult, Invocation};
 use crate::ir::{Expr, ExprKind, Op};
@@ -187,15 +187,15 @@ impl<D: Domain> Invocation<'_, D> {
         width: Width,
     ) -> Vec<D::F> {
         let d = self.domain;
-        let modelled = sum_of_products(d, order, pairs, width);
         if !d.tracks_ranges() || pairs.len() < 3 {
             // Two terms: addition commutes.
-            return modelled;
+            return sum_of_products(d, order, pairs, width);
         }
-        let terms: Vec<Vec<D::F>> = pairs
-            .iter()
-            .map(|(x, y)| map2(x, y, |p, q| d.binary(Binary::Mul, p, q, width)))
-            .collect();
+        let terms = products(d, pairs, width);
+        let modelled = match order {
+            Dot::Fused => sum_of_products(d, order, pairs, width),
+            _ => sum_of_terms(d, order, &terms, width),
+        };
         let sum = |order: &[usize]| -> Vec<D::F> {
             let mut acc = terms[order[0]].clone();
             for &k in &order[1..] {
