@@ -61,7 +61,7 @@ impl Compiled {
 
 /// Compiles and links `test`'s shaders. Compile errors stop the test (their log goes into
 /// `logs`); a link failure is reported so `link error` can expect it.
-pub fn build(
+fn build(
     test: &ShaderTest,
     options: &CompileOptions,
     logs: &mut BTreeMap<String, String>,
