@@ -11,6 +11,9 @@
 # TEST_PAGE: a page under REPORT_DIR/tests/ (default: the first test listed on tests.html, that
 # is the most urgent one).
 # Each page opens in a fresh, empty Chromium profile that is deleted afterwards; no network.
+# Shared memory is not used (--disable-dev-shm-usage): a container's /dev/shm may be small.
+# The test `the_report_opens_in_chromium_without_console_messages` (harness/tests/cli_report.rs)
+# runs it on a report `run` writes, and once more with a report.js that throws.
 set -euo pipefail
 
 report=${1:?usage: $0 REPORT_DIR [OUT_DIR] [TEST_PAGE]}
@@ -33,7 +36,8 @@ shoot() { # PAGE NAME HEIGHT
     local page=$1 name=$2 height=$3 profile log
     profile=$(mktemp -d)
     log=$(mktemp)
-    "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    "$chromium" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-quic \
+        --no-first-run \
         --disable-background-networking --disable-component-update --disable-sync \
         --user-data-dir="$profile" --enable-logging=stderr --v=0 \
         --hide-scrollbars --virtual-time-budget=5000 --window-size="1400,$height" \

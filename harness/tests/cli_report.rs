@@ -370,6 +370,58 @@ fn report_of_emulator_runs_shows_what_lowering_changes_without_a_driver() {
     check_site(&history);
 }
 
+/// `scripts/report-screenshots.sh` on `site`, screenshots into `out`, with `chromium`.
+fn screenshots(site: &Path, out: &Path, chromium: &Path) -> Output {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/report-screenshots.sh");
+    std::process::Command::new(script)
+        .arg(site)
+        .arg(out)
+        .env("CHROMIUM", chromium)
+        .output()
+        .expect("runs")
+}
+
+/// The pages `run` writes open in headless Chromium without a console message (an exception
+/// in report.js, a resource that does not load), and their screenshots are images with
+/// something drawn; a report.js that throws fails the same check, naming each page.
+#[test]
+fn the_report_opens_in_chromium_without_console_messages() {
+    let Some(chromium) = halfcheck_test_support::chromium() else {
+        return;
+    };
+    let root = temp_dir("report-chromium");
+    let results = root.join("run");
+    let ran = run(
+        &results,
+        &["-t", "^cases/arithmetic/", "--backend", "emu"],
+        &[],
+    );
+    assert!(ran.status.success(), "{}", text(&ran));
+    let site = results.join("report");
+    let shots = screenshots(&site, &root.join("shots"), &chromium);
+    assert!(shots.status.success(), "{}", text(&shots));
+    for name in ["front", "matrix", "test"] {
+        let path = root.join("shots").join(format!("{name}.png"));
+        let image = image::open(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .to_rgb8();
+        assert_eq!(image.width(), 1400, "{name}");
+        let colours: BTreeSet<[u8; 3]> = image.pixels().map(|p| p.0).collect();
+        assert!(colours.len() > 16, "{name}: {} colours", colours.len());
+    }
+    let script = site.join("report.js");
+    std::fs::write(
+        &script,
+        read(&script) + "\nthrow new Error(\"injected\");\n",
+    )
+    .expect("writes");
+    let broken = screenshots(&site, &root.join("broken"), &chromium);
+    let said = text(&broken);
+    assert!(!broken.status.success(), "{said}");
+    assert!(said.contains("Uncaught Error: injected"), "{said}");
+    assert!(said.contains("console messages on matrix.html"), "{said}");
+}
+
 #[test]
 fn report_of_a_missing_results_file_fails_naming_it() {
     let missing = PathBuf::from("/nonexistent/results.json");

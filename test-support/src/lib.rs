@@ -7,8 +7,8 @@
 //! - Debian's `piglit` package (`/usr/lib/x86_64-linux-gnu/piglit`), present where it was
 //!   installed.
 //!
-//! Tools some tests run (piglit's own `piglit` command, `xmllint`) are found the same way:
-//! [`piglit_command`], [`xmllint`].
+//! Tools some tests run (piglit's own `piglit` command, `xmllint`, `chromium`) are found the
+//! same way: [`piglit_command`], [`xmllint`], [`chromium`].
 //!
 //! A test asks for them through [`anchors`] and [`piglit`]. When they are absent the test
 //! prints why ([`skip`]) and returns early, so a fresh clone passes its tests; when
@@ -61,16 +61,33 @@ pub fn piglit_command() -> Option<PathBuf> {
 /// `xmllint` from the `PATH` (Debian's `libxml2-utils`), or `None` (with a printed reason)
 /// when it is absent. Panics when absent and `HALFCHECK_REQUIRE_XMLLINT=1`.
 pub fn xmllint() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("xmllint"))
-            .find(|p| p.is_file())
-    });
     present(
-        found.unwrap_or_else(|| PathBuf::from("xmllint")),
+        on_path("xmllint"),
         "HALFCHECK_REQUIRE_XMLLINT",
         "xmllint (apt-get install libxml2-utils)",
     )
+}
+
+/// `chromium` from the `PATH` (Debian's `chromium`, which runs headless), or `None` (with a
+/// printed reason) when it is absent. Panics when absent and `HALFCHECK_REQUIRE_CHROMIUM=1`.
+pub fn chromium() -> Option<PathBuf> {
+    present(
+        on_path("chromium"),
+        "HALFCHECK_REQUIRE_CHROMIUM",
+        "chromium (apt-get install chromium)",
+    )
+}
+
+/// The executable `name` in a directory of the `PATH`, else `name` itself (which does not
+/// exist, so the caller reports it absent).
+fn on_path(name: &str) -> PathBuf {
+    std::env::var_os("PATH")
+        .and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|dir| dir.join(name))
+                .find(|p| p.is_file())
+        })
+        .unwrap_or_else(|| PathBuf::from(name))
 }
 
 /// The shader sections of a piglit `.shader_test` that runs on GL ES, as
