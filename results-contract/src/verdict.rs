@@ -91,9 +91,10 @@ pub struct ChannelEvidence {
     /// reference or a channel that cannot tell.
     pub reference: Evidence,
     /// From the acceptance intervals, true of any conforming driver: `lowered` when `o` lies
-    /// outside `H` and inside a bounded `M`; `not-lowered` when `o` lies inside `H` on a
-    /// channel whose binary16 value lies outside `H`; `out-of-bounds` when `o` lies outside
-    /// `H` and outside a bounded `M`; `none` otherwise (an unbounded `M` is never evidence).
+    /// outside `H` and inside a bounded `M`, or outside a bounded `H` where `M` is unbounded;
+    /// `not-lowered` when `o` lies inside `H` on a channel whose binary16 value lies outside
+    /// `H` and whose `M` is bounded; `out-of-bounds` when `o` lies outside `H` and outside a
+    /// bounded `M`; `none` otherwise.
     pub bounds: Evidence,
     /// From the emulator's driver models: `lowered` when `o` equals the lowering model's `m`
     /// bit for bit and `m != h`; `not-lowered` when it equals `h` and `m != h`. Recorded,
@@ -212,9 +213,10 @@ pub struct ChannelAnalysis {
     /// Each line of evidence, as found.
     #[serde(default)]
     pub evidence: ChannelEvidence,
-    /// Whether acceptance intervals can decide here: the binary16 value (`spec` model) lies
-    /// outside `H`, and `M` is bounded and reaches outside `H`; or, on a negative control the
-    /// rules keep at highp, `mediump_forced` lies outside a bounded `H`.
+    /// Whether acceptance intervals can decide here either way: the binary16 value (`spec`
+    /// model) lies outside `H`, and `M` is bounded and reaches outside `H`; or, on a negative
+    /// control the rules keep at highp, `mediump_forced` lies outside a bounded `H`. (Where
+    /// `M` is unbounded, `o` outside a bounded `H` still proves lowering.)
     #[serde(default)]
     pub discriminates_by_bounds: bool,
     /// Whether a driver's own highp run can show lowering here: the binary16 predictions

@@ -13,10 +13,13 @@
 //!   to a binary16 prediction (`m`, `m'`), is `lowered` (the second for results that binary16
 //!   happens to bring nearer the exact value, as an index that rounds to the other side).
 //! - **bounds**, true of any conforming driver: `o` outside `H` and inside a bounded `M` is
-//!   `lowered`; outside `H` and a bounded `M` is `out-of-bounds`; inside `H` on a channel
-//!   whose `m'` lies outside `H` is `not-lowered`, and so on a negative control (the rules
-//!   keep the channel highp) whose value lowering everything, the rules ignored, would move
-//!   outside `H` (`m!`, [`ChannelPrediction::forced`]). An unbounded `M` is never evidence.
+//!   `lowered`, and so is `o` outside a bounded `H` where `M` is unbounded (overflow, a
+//!   comparison binary16 may turn: every value is a conforming mediump result, none outside
+//!   `H` a conforming highp one); outside `H` and a bounded `M` is `out-of-bounds`; inside `H`
+//!   on a channel whose `m'` lies outside `H` and whose `M` is bounded is `not-lowered`, and
+//!   so on a negative control (the rules keep the channel highp) whose value lowering
+//!   everything, the rules ignored, would move outside `H` (`m!`,
+//!   [`ChannelPrediction::forced`]). Inside `H`, an unbounded `M` is no evidence.
 //! - **model**: `o` equal bit for bit to `m` (`lowered`) or to `h` (`not-lowered`) where the
 //!   two differ. It never decides alone; it only makes a disagreement visible.
 //!
@@ -119,8 +122,13 @@ pub fn bounds_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
             Evidence::Silent
         }
     } else if !bounded(&p.mediump_bounds) {
-        // Any value is a conforming mediump result: nothing proven either way.
-        Evidence::Silent
+        // Any value is a conforming mediump result, but none outside a bounded `H` is a
+        // conforming highp one: a conforming driver did not keep this channel at highp.
+        if bounded(&p.highp_bounds) && p.mediump_bounds.contains(o) {
+            Evidence::Lowered
+        } else {
+            Evidence::Silent
+        }
     } else if p.mediump_bounds.contains(o) {
         Evidence::Lowered
     } else {
@@ -433,17 +441,30 @@ mod tests {
     }
 
     #[test]
-    fn an_unbounded_mediump_interval_is_never_proof() {
+    fn an_unbounded_mediump_interval_proves_lowering_only_outside_a_bounded_highp_one() {
         let p = ChannelPrediction {
             mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
             ..div()
         };
         assert!(!p.discriminates_by_bounds());
+        // Outside a bounded H: no conforming highp evaluation gives 0.9.
         let (found, v) = verdict(0.9, None, &p);
+        assert_eq!(found.bounds, Lowered);
+        assert_eq!(v, C::Lowered);
+        // Inside H it proves nothing: a mediump evaluation may land there too.
+        let (found, v) = verdict(H_VALUE, None, &p);
         assert_eq!(found.bounds, Silent);
         assert_eq!(v, C::Undetermined);
-        // Nor is a value inside H then evidence of not lowering.
-        assert_eq!(verdict(H_VALUE, None, &p).0.bounds, Silent);
+        // A NaN lies in no interval: left to the reference.
+        assert_eq!(verdict(f32::NAN, None, &p).0.bounds, Silent);
+        // The driver's own highp run giving the same value outside H is a driver bug.
+        assert_eq!(verdict(0.9, Some(0.9), &p).1, C::OutOfBounds);
+        // With H unbounded on one side, nothing outside it is proof.
+        let open_h = ChannelPrediction {
+            highp_bounds: Interval::new(0.3330, f64::INFINITY),
+            ..p
+        };
+        assert_eq!(verdict(0.1, None, &open_h).0.bounds, Silent);
     }
 
     #[test]
