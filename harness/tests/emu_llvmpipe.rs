@@ -115,7 +115,11 @@ probe rgba 125 200 0 0 0 0
 probe rgba 125 125 0 0 0 0
 "#;
 
-const LINEAR_REPEAT: &str = r#"[require]
+/// Bilinear filtering of an 8-bit checkerboard, the window sampled off its texel centres,
+/// with `wrap` (`repeat`, `clamp_to_edge`) on both axes.
+fn linear_filtering(wrap: &str) -> String {
+    format!(
+        r#"[require]
 GL ES >= 3.0
 GLSL ES >= 3.00
 
@@ -126,15 +130,15 @@ GLSL ES >= 3.00
 precision highp float;
 uniform highp sampler2D tex;
 out vec4 color;
-void main() { color = texture(tex, gl_FragCoord.xy * vec2(0.0071, 0.0093) - vec2(0.31, 0.17)); }
+void main() {{ color = texture(tex, gl_FragCoord.xy * vec2(0.0071, 0.0093) - vec2(0.31, 0.17)); }}
 
 [test]
 uniform int tex 0
 texture checkerboard 0 0 (16, 8) (0.2, 0.4, 0.6, 0.8) (0.9, 0.1, 0.5, 0.3)
 texparameter 2D min linear
 texparameter 2D mag linear
-texparameter 2D wrap_s repeat
-texparameter 2D wrap_t repeat
+texparameter 2D wrap_s {wrap}
+texparameter 2D wrap_t {wrap}
 draw rect -1 -1 2 2
 probe rgba 60 151 0 0 0 0
 probe rgba 139 33 0 0 0 0
@@ -152,46 +156,9 @@ probe rgba 140 121 0 0 0 0
 probe rgba 101 163 0 0 0 0
 probe rgba 220 38 0 0 0 0
 probe rgba 59 162 0 0 0 0
-"#;
-
-const LINEAR_CLAMP: &str = r#"[require]
-GL ES >= 3.0
-GLSL ES >= 3.00
-
-[vertex shader passthrough]
-
-[fragment shader]
-#version 300 es
-precision highp float;
-uniform highp sampler2D tex;
-out vec4 color;
-void main() { color = texture(tex, gl_FragCoord.xy * vec2(0.0071, 0.0093) - vec2(0.31, 0.17)); }
-
-[test]
-uniform int tex 0
-texture checkerboard 0 0 (16, 8) (0.2, 0.4, 0.6, 0.8) (0.9, 0.1, 0.5, 0.3)
-texparameter 2D min linear
-texparameter 2D mag linear
-texparameter 2D wrap_s clamp_to_edge
-texparameter 2D wrap_t clamp_to_edge
-draw rect -1 -1 2 2
-probe rgba 60 151 0 0 0 0
-probe rgba 139 33 0 0 0 0
-probe rgba 94 234 0 0 0 0
-probe rgba 154 121 0 0 0 0
-probe rgba 160 148 0 0 0 0
-probe rgba 16 155 0 0 0 0
-probe rgba 3 232 0 0 0 0
-probe rgba 214 120 0 0 0 0
-probe rgba 66 141 0 0 0 0
-probe rgba 59 49 0 0 0 0
-probe rgba 183 120 0 0 0 0
-probe rgba 138 214 0 0 0 0
-probe rgba 140 121 0 0 0 0
-probe rgba 101 163 0 0 0 0
-probe rgba 220 38 0 0 0 0
-probe rgba 59 162 0 0 0 0
-"#;
+"#
+    )
+}
 
 /// Asserts the emulator's `observed_bits` equal llvmpipe's on every probed channel.
 fn agrees_with_llvmpipe(text: &str) {
@@ -239,10 +206,10 @@ fn pixel_centres_on_shared_edges_go_where_llvmpipe_puts_them() {
 
 #[test]
 fn bilinear_filtering_of_8_bit_textures_matches_llvmpipe_with_repeat() {
-    agrees_with_llvmpipe(LINEAR_REPEAT);
+    agrees_with_llvmpipe(&linear_filtering("repeat"));
 }
 
 #[test]
 fn bilinear_filtering_of_8_bit_textures_matches_llvmpipe_with_clamp_to_edge() {
-    agrees_with_llvmpipe(LINEAR_CLAMP);
+    agrees_with_llvmpipe(&linear_filtering("clamp_to_edge"));
 }

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{gl_backend, igalia_mediump, shader_tests};
+use common::{gl_backend, igalia_mediump, rerun_on_softpipe, shader_tests};
 use halfcheck::backend::Backend;
 use halfcheck::results::Status;
 use halfcheck::shader_test::parse_file;
@@ -102,26 +102,10 @@ fn softpipe_runs_in_a_child_process() {
     if std::env::var_os("GALLIUM_DRIVER").is_some() || gl_backend().is_none() {
         return;
     }
-    let exe = std::env::current_exe().expect("test binary");
     for name in [
         "mediump_anchors_pass_or_fail_as_the_driver_lowers",
         "mediump_div_lowered_reads_back_the_exact_float",
     ] {
-        let output = std::process::Command::new(&exe)
-            .args(["--exact", name, "--nocapture", "--test-threads=1"])
-            .env("GALLIUM_DRIVER", "softpipe")
-            .output()
-            .expect("re-run the test binary");
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            output.status.success(),
-            "{name} on softpipe:\n{stdout}\n{stderr}"
-        );
-        assert!(
-            stdout.contains("renderer: softpipe"),
-            "{name} did not run on softpipe:\n{stdout}"
-        );
-        println!("{stdout}");
+        println!("{}", rerun_on_softpipe(name));
     }
 }

@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::gl_backend;
+use common::{gl_backend, rerun_on_softpipe};
 use halfcheck::backend::Backend;
 use halfcheck::results::Status;
 use halfcheck::shader_test::parse_file;
@@ -90,21 +90,5 @@ fn softpipe_runs_in_a_child_process() {
     if std::env::var_os("GALLIUM_DRIVER").is_some() || gl_backend().is_none() {
         return;
     }
-    let exe = std::env::current_exe().expect("test binary");
-    let name = "piglit_files_needing_the_newer_commands_get_shader_runners_status";
-    let output = std::process::Command::new(&exe)
-        .args(["--exact", name, "--nocapture", "--test-threads=1"])
-        .env("GALLIUM_DRIVER", "softpipe")
-        .output()
-        .expect("re-run the test binary");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "{name} on softpipe:\n{stdout}\n{stderr}"
-    );
-    assert!(
-        stdout.contains("renderer: softpipe"),
-        "{name} did not run on softpipe:\n{stdout}"
-    );
+    rerun_on_softpipe("piglit_files_needing_the_newer_commands_get_shader_runners_status");
 }

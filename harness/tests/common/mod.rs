@@ -99,3 +99,25 @@ pub fn gl_backend() -> Option<halfcheck::backend::gl::GlBackend> {
         }
     }
 }
+
+/// Runs this test binary's test `name` again in a child process on softpipe (one Gallium
+/// driver per process), asserting that it passed there and ran on softpipe; returns its stdout.
+pub fn rerun_on_softpipe(name: &str) -> String {
+    let exe = std::env::current_exe().expect("test binary");
+    let output = Command::new(&exe)
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env("GALLIUM_DRIVER", "softpipe")
+        .output()
+        .expect("re-run the test binary");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{name} on softpipe:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("renderer: softpipe"),
+        "{name} did not run on softpipe:\n{stdout}"
+    );
+    stdout
+}
