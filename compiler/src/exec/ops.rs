@@ -101,6 +101,21 @@ pub fn bad<T>(e: &Expr, op: Op) -> ExecResult<T> {
     error(e.span, format!("{} on operands it cannot take", op.name()))
 }
 
+/// `f` lane by lane on the first three of `values`, all floats, component by component (a
+/// scalar standing for every component); `None` when one is not a float.
+fn zip3_floats<F: Copy>(values: &[Value<F>], f: impl Fn(F, F, F) -> F) -> Option<Value<F>> {
+    let [a, b, c] = [values.first()?, values.get(1)?, values.get(2)?];
+    let n = a.len().max(b.len()).max(c.len());
+    (0..n)
+        .map(|i| match (comp(a, i)?, comp(b, i)?, comp(c, i)?) {
+            (Lanes::Float(a), Lanes::Float(b), Lanes::Float(c)) => {
+                Some(Lanes::Float(map3(a, b, c, &f)))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// Component `i` of a value, a scalar standing for every component.
 pub(super) fn comp<F>(v: &Value<F>, i: usize) -> Option<&Lanes<F>> {
     if v.len() == 1 {
@@ -290,32 +305,11 @@ impl<D: Domain> Invocation<'_, D> {
             }
             Op::Lrp => {
                 let mix = d.driver().arithmetic.mix;
-                let n = values[0].len().max(values[1].len()).max(values[2].len());
-                (0..n)
-                    .map(|i| {
-                        let (Some(Lanes::Float(a)), Some(Lanes::Float(b)), Some(Lanes::Float(c))) =
-                            (comp(&values[0], i), comp(&values[1], i), comp(&values[2], i))
-                        else {
-                            return bad(e, op);
-                        };
-                        Ok(Lanes::Float(map3(a, b, c, |a, b, c| {
-                            self.lerp(mix, a, b, c, width)
-                        })))
-                    })
-                    .collect()
+                zip3_floats(&values, |a, b, c| self.lerp(mix, a, b, c, width))
+                    .map_or_else(|| bad(e, op), Ok)
             }
             Op::Fma => {
-                let n = values[0].len().max(values[1].len()).max(values[2].len());
-                (0..n)
-                    .map(|i| {
-                        let (Some(Lanes::Float(a)), Some(Lanes::Float(b)), Some(Lanes::Float(c))) =
-                            (comp(&values[0], i), comp(&values[1], i), comp(&values[2], i))
-                        else {
-                            return bad(e, op);
-                        };
-                        Ok(Lanes::Float(map3(a, b, c, |a, b, c| d.fma(a, b, c, width))))
-                    })
-                    .collect()
+                zip3_floats(&values, |a, b, c| d.fma(a, b, c, width)).map_or_else(|| bad(e, op), Ok)
             }
             Op::Csel => {
                 let n = values[1].len().max(values[2].len());
