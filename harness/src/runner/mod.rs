@@ -301,20 +301,19 @@ fn execute(mut plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
     let others = (1..settings.jobs.min(plan.jobs.len()))
         .filter_map(|_| Worker::spawn(&command).ok())
         .collect::<Vec<_>>();
-    let opened =
-        first.ready().and_then(
-            |(first, info)| match begin(&mut plan, started, info, hooks) {
-                Ok(run) => Ok((first, run)),
-                Err(e) => {
-                    first.finish();
-                    Err(e)
-                }
-            },
-        );
+    let opened = first.ready(&interrupt).and_then(|(first, info)| {
+        match begin(&mut plan, started, info, hooks) {
+            Ok(run) => Ok((first, run)),
+            Err(e) => {
+                first.finish();
+                Err(e)
+            }
+        }
+    });
     let (first, run) = match opened {
         Ok(opened) => opened,
         Err(e) => {
-            others.into_iter().for_each(Starting::finish);
+            others.into_iter().for_each(Starting::stop);
             return Err(e);
         }
     };

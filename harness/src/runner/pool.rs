@@ -54,36 +54,52 @@ pub struct Starting {
 }
 
 impl Starting {
-    /// Waits until the worker's backend is open, and says what it opened.
-    pub fn ready(self) -> Result<(Worker, RunInfo), String> {
+    /// Waits until the worker's backend is open, and says what it opened. A worker still
+    /// opening it when the run is interrupted, or after the start timeout, is stopped.
+    pub fn ready(self, interrupt: &Interrupt) -> Result<(Worker, RunInfo), String> {
         let mut worker = self.worker;
-        match worker.replies.recv_timeout(START_TIMEOUT) {
-            Ok(Reply::Ready(info)) => Ok((worker, *info)),
-            Ok(Reply::Fatal(message)) => {
+        let deadline = Instant::now() + START_TIMEOUT;
+        let reply = loop {
+            match worker.replies.recv_timeout(POLL) {
+                Ok(reply) => break reply,
+                Err(RecvTimeoutError::Timeout) if interrupt.is_set() => {
+                    worker.stop();
+                    return Err("the run was interrupted while a worker opened its backend".into());
+                }
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {}
+                Err(_) => {
+                    let died = worker.stop();
+                    return Err(format!("worker did not start: {died}"));
+                }
+            }
+        };
+        match reply {
+            Reply::Ready(info) => Ok((worker, *info)),
+            Reply::Fatal(message) => {
                 worker.stop();
                 Err(message)
             }
-            Ok(Reply::Result(_)) => {
+            Reply::Result(_) => {
                 worker.stop();
                 Err("worker answered before it was ready".to_string())
-            }
-            Err(_) => {
-                let died = worker.stop();
-                Err(format!("worker did not start: {died}"))
             }
         }
     }
 
-    /// Closes the worker's stdin and waits for it to exit (a worker the run no longer needs).
-    pub fn finish(self) {
-        self.worker.finish();
+    /// Stops a worker the run no longer needs: it has run nothing, and may still be opening
+    /// its backend (or hang there), so it is killed rather than waited for.
+    pub fn stop(mut self) {
+        self.worker.stop();
     }
 }
 
 impl Worker {
-    /// Starts a worker and waits until its backend is open.
-    pub fn start(command: &WorkerCommand) -> Result<(Worker, RunInfo), String> {
-        Worker::spawn(command)?.ready()
+    /// Starts a worker and waits until its backend is open (or the run is interrupted).
+    pub fn start(
+        command: &WorkerCommand,
+        interrupt: &Interrupt,
+    ) -> Result<(Worker, RunInfo), String> {
+        Worker::spawn(command)?.ready(interrupt)
     }
 
     /// Starts a worker process without waiting for its backend, so that several open theirs
@@ -293,7 +309,7 @@ pub fn run_pool(
                 let mut worker = first.lock().ok().and_then(|mut w| w.take());
                 if worker.is_none() {
                     let next = starting.lock().ok().and_then(|mut s| s.pop());
-                    worker = next.and_then(|s| ready_for(settings.backend, s));
+                    worker = next.and_then(|s| ready_for(settings.backend, s, settings.interrupt));
                 }
                 while let Some(job) = next_job(&queue, settings.interrupt) {
                     if let Some(result) = run_with_retries(settings, &mut worker, &job) {
@@ -307,14 +323,14 @@ pub fn run_pool(
         }
     });
     if let Ok(left) = starting.into_inner() {
-        left.into_iter().for_each(Starting::finish);
+        left.into_iter().for_each(Starting::stop);
     }
 }
 
 /// `starting` once ready, when it opened the run's `backend` (`auto` may resolve otherwise
 /// in one process); else `None`, and the pool starts a worker for the run's backend.
-fn ready_for(backend: &str, starting: Starting) -> Option<Worker> {
-    match starting.ready() {
+fn ready_for(backend: &str, starting: Starting, interrupt: &Interrupt) -> Option<Worker> {
+    match starting.ready(interrupt) {
         Ok((worker, info)) if info.backend == backend => Some(worker),
         Ok((worker, _)) => {
             worker.finish();
@@ -367,7 +383,7 @@ fn run_once(settings: &PoolSettings, worker: &mut Option<Worker>, job: &Job) -> 
     let current = match worker.take() {
         Some(w) => w,
         None if settings.interrupt.is_set() => return None,
-        None => match Worker::start(settings.command) {
+        None => match Worker::start(settings.command, settings.interrupt) {
             Ok((w, _)) => w,
             Err(e) => return Some(crashed(format!("cannot restart the worker: {e}"))),
         },
@@ -410,19 +426,53 @@ mod tests {
 
     #[test]
     fn a_worker_started_early_serves_only_the_backend_the_run_opened() {
+        let running = Interrupt::default();
         let same = Worker::spawn(&fake(&ready_on("gl"))).expect("starts");
         let other = Worker::spawn(&fake(&ready_on("emu"))).expect("starts");
-        let kept = ready_for("gl", same).expect("opened gl");
+        let kept = ready_for("gl", same, &running).expect("opened gl");
         kept.finish();
-        assert!(ready_for("gl", other).is_none(), "opened emu");
+        assert!(ready_for("gl", other, &running).is_none(), "opened emu");
     }
 
     #[test]
     fn a_worker_that_ends_before_it_is_ready_says_so() {
+        let running = Interrupt::default();
         let silent = Worker::spawn(&shell("exit 3")).expect("starts");
-        let why = silent.ready().err().expect("never ready");
+        let why = silent.ready(&running).err().expect("never ready");
         assert!(why.starts_with("worker did not start"), "{why}");
         let fatal = Worker::spawn(&fake(r#"{"fatal":"no EGL display"}"#)).expect("starts");
-        assert_eq!(fatal.ready().err().as_deref(), Some("no EGL display"));
+        assert_eq!(
+            fatal.ready(&running).err().as_deref(),
+            Some("no EGL display")
+        );
+    }
+
+    #[test]
+    fn a_worker_still_opening_its_backend_is_stopped_when_the_run_is_interrupted() {
+        // A driver that hangs while it opens: without the interrupt, the 60 s start timeout.
+        let hung = Worker::spawn(&shell("exec sleep 120")).expect("starts");
+        let interrupt = Interrupt::default();
+        interrupt.stop("--max-fails reached".to_string());
+        let why = hung.ready(&interrupt).err().expect("never ready");
+        assert!(why.contains("interrupted"), "{why}");
+    }
+
+    #[test]
+    fn a_worker_the_run_no_longer_needs_is_killed_even_while_it_hangs_opening() {
+        let hung = Worker::spawn(&shell("exec sleep 600")).expect("starts");
+        let pid = hung.worker.child.id();
+        let (done, stopped) = mpsc::channel();
+        std::thread::spawn(move || {
+            hung.stop();
+            done.send(()).ok();
+        });
+        // Waiting for it instead would take the whole 600 s.
+        stopped
+            .recv_timeout(Duration::from_secs(30))
+            .expect("stop returned");
+        assert!(
+            !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+            "reaped"
+        );
     }
 }
