@@ -644,6 +644,35 @@ fn sigterm_writes_results_json_from_what_finished() {
     assert_eq!(names(&results(&out_dir)).len(), shader_tests(&dir).len());
 }
 
+/// SIGTERM while the workers hang opening their backend (a driver stuck in its
+/// initialisation): the run stops at once, says why, and leaves no worker behind.
+#[test]
+fn a_signal_while_the_workers_hang_opening_their_backend_stops_the_run_at_once() {
+    let (dir, _) = arithmetic();
+    let out_dir = temp_dir("hang-start").join("out");
+    let parent = spawn({
+        let mut c = run(&out_dir, &["--backend", "mock", "-j", "2"]);
+        c.arg(&dir).env("HALFCHECK_WORKER_FAULT", "hang-start=mock");
+        c
+    });
+    let pid = parent.id();
+    wait_until("both workers started", || children(pid).len() == 2);
+    let workers = children(pid);
+    kill("TERM", pid);
+    // Without the interrupt, the parent would wait for the 60 s start timeout.
+    let out = parent.wait_with_output().expect("parent ends");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("the run was interrupted while a worker opened its backend"),
+        "{}",
+        text(&out)
+    );
+    for worker in workers {
+        assert!(!alive(worker), "worker {worker} left behind");
+    }
+    assert!(!out_dir.join("results.json").exists());
+}
+
 #[test]
 fn a_damaged_journal_line_is_reported_and_its_test_runs_again() {
     let dir = cases().join("lowp");

@@ -3,13 +3,15 @@
 //! A driver that crashes or hangs takes only its worker down; the parent records the test as
 //! `crash` or `timeout` and starts a new worker for the rest. `HALFCHECK_WORKER_FAULT` lets
 //! tests make a worker crash or hang on purpose (`crash=REGEX`, `crash-once=REGEX` for a
-//! flaky test, `hang=REGEX`, `;`-separated), the way deqp-runner's mock test binary does.
+//! flaky test, `hang=REGEX`, `hang-start=REGEX` on the backend's name before it opens,
+//! `;`-separated), the way deqp-runner's mock test binary does.
 
 use super::protocol::{Job, Reply};
 use crate::backend::{open_backend, BackendKind, BackendOptions, WindowImage};
 use crate::results::{FramebufferFile, RunInfo, Status, TestResult};
 use crate::shader_test::parse_file;
 use crate::verdict;
+use clap::ValueEnum;
 use regex::Regex;
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -21,6 +23,9 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let faults = Faults::from_env();
+    if let Some(name) = kind.to_possible_value() {
+        faults.hang_before_opening(name.get_name());
+    }
     let (mut backend, fallback) = match open_backend(kind, options) {
         Ok(opened) => (opened.backend, opened.fallback),
         Err(message) => {
@@ -133,6 +138,7 @@ struct Faults {
     crash: Option<Regex>,
     crash_once: Option<Regex>,
     hang: Option<Regex>,
+    hang_start: Option<Regex>,
     chatter: Option<Regex>,
 }
 
@@ -143,6 +149,7 @@ impl Faults {
             crash: None,
             crash_once: None,
             hang: None,
+            hang_start: None,
             chatter: None,
         };
         let Ok(spec) = std::env::var("HALFCHECK_WORKER_FAULT") else {
@@ -156,11 +163,24 @@ impl Faults {
                 ("crash", Ok(re)) => faults.crash = Some(re),
                 ("crash-once", Ok(re)) => faults.crash_once = Some(re),
                 ("hang", Ok(re)) => faults.hang = Some(re),
+                ("hang-start", Ok(re)) => faults.hang_start = Some(re),
                 ("chatter", Ok(re)) => faults.chatter = Some(re),
                 _ => eprintln!("halfcheck worker: ignoring fault '{part}'"),
             }
         }
         faults
+    }
+
+    /// Hangs, as a driver stuck in its initialisation, when `backend` (`gl`, `emu`, ...)
+    /// matches `hang-start`.
+    fn hang_before_opening(&self, backend: &str) {
+        if self
+            .hang_start
+            .as_ref()
+            .is_some_and(|re| re.is_match(backend))
+        {
+            hang();
+        }
     }
 
     /// Crashes or hangs when the test's name matches. `crash-once` crashes only the first
@@ -183,9 +203,14 @@ impl Faults {
             }
         }
         if self.hang.as_ref().is_some_and(|re| re.is_match(name)) {
-            loop {
-                std::thread::sleep(std::time::Duration::from_secs(3600));
-            }
+            hang();
         }
+    }
+}
+
+/// Never returns.
+fn hang() -> ! {
+    loop {
+        std::thread::sleep(std::time::Duration::from_secs(3600));
     }
 }
