@@ -385,6 +385,9 @@ fn run_once(settings: &PoolSettings, worker: &mut Option<Worker>, job: &Job) -> 
         None if settings.interrupt.is_set() => return None,
         None => match Worker::start(settings.command, settings.interrupt) {
             Ok((w, _)) => w,
+            // Interrupted while the new worker opened its backend: the job is abandoned, to
+            // run again on `--resume`, not a crash.
+            Err(_) if settings.interrupt.is_set() => return None,
             Err(e) => return Some(crashed(format!("cannot restart the worker: {e}"))),
         },
     };
@@ -455,6 +458,60 @@ mod tests {
         interrupt.stop("--max-fails reached".to_string());
         let why = hung.ready(&interrupt).err().expect("never ready");
         assert!(why.contains("interrupted"), "{why}");
+    }
+
+    #[test]
+    fn a_job_whose_new_worker_is_still_opening_when_the_run_is_interrupted_is_not_recorded() {
+        let dir = std::env::temp_dir().join(format!("halfcheck-pool-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let started = dir.join("started");
+        std::fs::remove_file(&started).ok();
+        // The first worker takes one job and dies with it; every later one hangs opening.
+        let command = shell(&format!(
+            "if [ -e {m} ]; then exec sleep 600; fi; touch {m}; printf '%s\\n' '{ready}'; \
+             read job; exit 3",
+            m = started.display(),
+            ready = ready_on("mock")
+        ));
+        let (first, _) = Worker::start(&command, &Interrupt::default()).expect("first starts");
+        let interrupt = Interrupt::default();
+        let never = |_: &str, _: &TestResult| false;
+        let settings = PoolSettings {
+            command: &command,
+            backend: "mock",
+            threads: 1,
+            timeout: Duration::from_secs(60),
+            retries: 0,
+            fails_run: &never,
+            interrupt: &interrupt,
+        };
+        let job = |name: &str| Job {
+            name: name.to_string(),
+            path: PathBuf::from(name),
+        };
+        let recorded = Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(500));
+                interrupt.stop("stopped by the test".to_string());
+            });
+            let on_result = |job: &Job, result: TestResult| {
+                if let Ok(mut r) = recorded.lock() {
+                    r.push((job.name.clone(), result.status));
+                }
+            };
+            run_pool(
+                &settings,
+                first,
+                Vec::new(),
+                vec![job("a"), job("b")],
+                &on_result,
+            );
+        });
+        std::fs::remove_dir_all(&dir).ok();
+        // `b` is left for `--resume`, not recorded as a worker that could not restart.
+        let recorded = recorded.into_inner().expect("not poisoned");
+        assert_eq!(recorded, [("a".to_string(), Status::Crash)]);
     }
 
     #[test]
