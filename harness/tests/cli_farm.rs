@@ -21,6 +21,13 @@ fn run(dir: &Path, args: &[&str]) -> Command {
     command
 }
 
+/// `halfcheck run --results DIR ARGS... SUITE` with a worker fault (`HALFCHECK_WORKER_FAULT`).
+fn faulty(dir: &Path, args: &[&str], suite: &Path, fault: &str) -> Command {
+    let mut command = run(dir, args);
+    command.arg(suite).env("HALFCHECK_WORKER_FAULT", fault);
+    command
+}
+
 fn output(mut command: Command) -> Output {
     command.output().expect("runs")
 }
@@ -427,25 +434,22 @@ fn a_worker_killed_by_a_signal_mid_test_costs_that_test_only() {
     let (dir, index) = arithmetic();
     let root = temp_dir("worker-kill");
     let out_dir = root.join("out");
-    let parent = spawn({
-        let mut c = run(
-            &out_dir,
-            &[
-                "--backend",
-                "emu",
-                "-j",
-                "1",
-                "--retries",
-                "0",
-                "--timeout",
-                "120",
-            ],
-        );
-        // The fault only holds the worker at this test, so the kill lands mid-test.
-        c.arg(&dir)
-            .env("HALFCHECK_WORKER_FAULT", "hang=/mul_scalar");
-        c
-    });
+    // The fault only holds the worker at this test, so the kill lands mid-test.
+    let parent = spawn(faulty(
+        &out_dir,
+        &[
+            "--backend",
+            "emu",
+            "-j",
+            "1",
+            "--retries",
+            "0",
+            "--timeout",
+            "120",
+        ],
+        &dir,
+        "hang=/mul_scalar",
+    ));
     wait_until("the run reaches mul_scalar", || {
         journal_lines(&out_dir) == 1 + index
     });
@@ -547,12 +551,12 @@ fn a_run_killed_mid_run_resumes_to_the_results_of_an_uninterrupted_run() {
     assert!(whole.status.success(), "{}", text(&whole));
 
     let killed = root.join("killed");
-    let mut parent = spawn({
-        let mut c = run(&killed, &["--backend", "emu", "-j", "1"]);
-        c.arg(&dir)
-            .env("HALFCHECK_WORKER_FAULT", "hang=/mul_scalar");
-        c
-    });
+    let mut parent = spawn(faulty(
+        &killed,
+        &["--backend", "emu", "-j", "1"],
+        &dir,
+        "hang=/mul_scalar",
+    ));
     wait_until("the run reaches mul_scalar", || {
         journal_lines(&killed) == 1 + index
     });
@@ -613,12 +617,12 @@ fn a_run_killed_mid_run_resumes_to_the_results_of_an_uninterrupted_run() {
 fn sigterm_writes_results_json_from_what_finished() {
     let (dir, index) = arithmetic();
     let out_dir = temp_dir("sigterm").join("out");
-    let parent = spawn({
-        let mut c = run(&out_dir, &["--backend", "mock", "-j", "1"]);
-        c.arg(&dir)
-            .env("HALFCHECK_WORKER_FAULT", "hang=/mul_scalar");
-        c
-    });
+    let parent = spawn(faulty(
+        &out_dir,
+        &["--backend", "mock", "-j", "1"],
+        &dir,
+        "hang=/mul_scalar",
+    ));
     wait_until("the run reaches mul_scalar", || {
         journal_lines(&out_dir) == 1 + index
     });
@@ -650,11 +654,12 @@ fn sigterm_writes_results_json_from_what_finished() {
 fn a_signal_while_the_workers_hang_opening_their_backend_stops_the_run_at_once() {
     let (dir, _) = arithmetic();
     let out_dir = temp_dir("hang-start").join("out");
-    let parent = spawn({
-        let mut c = run(&out_dir, &["--backend", "mock", "-j", "2"]);
-        c.arg(&dir).env("HALFCHECK_WORKER_FAULT", "hang-start=mock");
-        c
-    });
+    let parent = spawn(faulty(
+        &out_dir,
+        &["--backend", "mock", "-j", "2"],
+        &dir,
+        "hang-start=mock",
+    ));
     let pid = parent.id();
     wait_until("both workers started", || children(pid).len() == 2);
     let workers = children(pid);
@@ -893,13 +898,14 @@ fn a_result_that_changes_when_rerun_is_a_flake_reported_apart_and_a_steady_failu
     let go = |name: &str, fault: &str| {
         let state = root.join(format!("{name}-state"));
         std::fs::create_dir_all(&state).expect("dir");
-        output({
-            let mut c = run(&root.join(name), &["--backend", "mock", "-j", "1"]);
-            c.arg(cases().join("lowp"))
-                .env("HALFCHECK_WORKER_FAULT", fault)
-                .env("HALFCHECK_WORKER_FAULT_STATE", &state);
-            c
-        })
+        let mut c = faulty(
+            &root.join(name),
+            &["--backend", "mock", "-j", "1"],
+            &cases().join("lowp"),
+            fault,
+        );
+        c.env("HALFCHECK_WORKER_FAULT_STATE", &state);
+        output(c)
     };
     let flaky_run = go("flaky", "crash-once=/div_scalar");
     assert!(flaky_run.status.success(), "{}", text(&flaky_run));
@@ -989,24 +995,21 @@ fn a_test_list_runs_the_tests_it_names_and_max_fails_stops_the_run() {
     assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown));
     assert!(text(&unknown).contains("1 names match no test under the paths given"));
 
-    let stopped = output({
-        let mut c = run(
-            &root.join("stopped"),
-            &[
-                "--backend",
-                "mock",
-                "-j",
-                "1",
-                "--retries",
-                "0",
-                "--max-fails",
-                "1",
-            ],
-        );
-        c.arg(cases().join("arithmetic"))
-            .env("HALFCHECK_WORKER_FAULT", "crash=/add_");
-        c
-    });
+    let stopped = output(faulty(
+        &root.join("stopped"),
+        &[
+            "--backend",
+            "mock",
+            "-j",
+            "1",
+            "--retries",
+            "0",
+            "--max-fails",
+            "1",
+        ],
+        &cases().join("arithmetic"),
+        "crash=/add_",
+    ));
     assert_eq!(stopped.status.code(), Some(1), "{}", text(&stopped));
     let r = results(&root.join("stopped"));
     assert_eq!(names(&r), ["cases/arithmetic/add_overflow_inf.shader_test"]);
