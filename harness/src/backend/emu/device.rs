@@ -93,7 +93,7 @@ fn needed(test: &ShaderTest, width: u32, height: u32) -> Option<Vec<bool>> {
 struct EmuDevice<'a, D: Domain> {
     test: &'a ShaderTest,
     compiled: &'a Compiled,
-    program: Option<Program>,
+    program: Option<&'a Program>,
     domain: &'a D,
     fb: Framebuffer<D::F>,
     /// Each probe's values over its region.
@@ -111,7 +111,7 @@ struct EmuDevice<'a, D: Domain> {
 impl<D: Domain> EmuDevice<'_, D> {
     fn draw(&self, instance: i64) -> Option<Draw<'_, D>> {
         Some(Draw {
-            program: self.program.as_ref()?,
+            program: self.program?,
             domain: self.domain,
             uniforms: &self.uniforms,
             textures: &self.textures,
@@ -150,13 +150,14 @@ impl<D: Domain> Device for EmuDevice<'_, D> {
         _test: &ShaderTest,
         logs: &mut BTreeMap<String, String>,
     ) -> Result<device::Program, Stop> {
-        Ok(match self.compiled.built(logs)? {
+        let compiled = self.compiled;
+        Ok(match compiled.built(logs)? {
             Built::Nothing => device::Program::Missing,
             Built::Linked(p) => {
-                self.program = Some(*p);
+                self.program = Some(p);
                 device::Program::Linked
             }
-            Built::LinkFailed(why) => device::Program::NotLinked(why),
+            Built::LinkFailed(why) => device::Program::NotLinked(why.clone()),
         })
     }
 
@@ -218,7 +219,6 @@ impl<D: Domain> Device for EmuDevice<'_, D> {
     fn set_uniform(&mut self, set: &UniformSet) -> Result<(), Stop> {
         let program = self
             .program
-            .as_ref()
             .ok_or_else(|| Stop::error("no linked program"))?;
         self.uniforms.set(program, set)
     }

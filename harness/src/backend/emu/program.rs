@@ -15,7 +15,7 @@ use halfcheck_compiler::{compile, CompileOptions};
 use std::collections::BTreeMap;
 
 /// What building a test's program gave.
-#[derive(Clone, PartialEq)]
+#[derive(PartialEq)]
 pub enum Built {
     /// The test has no shaders.
     Nothing,
@@ -26,7 +26,7 @@ pub enum Built {
 }
 
 /// The compiled stages of one test.
-#[derive(Clone, PartialEq)]
+#[derive(PartialEq)]
 pub struct Program {
     /// The vertex shader.
     pub vertex: Module,
@@ -38,7 +38,7 @@ pub struct Program {
 
 /// A test's shaders built once with one set of compile options, for every run that shares
 /// them: the verdicts' predictions run the same IR in several domains.
-#[derive(Clone, PartialEq)]
+#[derive(PartialEq)]
 pub struct Compiled {
     built: Result<Built, Stop>,
     logs: BTreeMap<String, String>,
@@ -53,9 +53,9 @@ impl Compiled {
     }
 
     /// What building gave, its logs added to `logs`, as `build` adds them.
-    pub fn built(&self, logs: &mut BTreeMap<String, String>) -> Result<Built, Stop> {
+    pub fn built(&self, logs: &mut BTreeMap<String, String>) -> Result<&Built, Stop> {
         logs.extend(self.logs.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.built.clone()
+        self.built.as_ref().map_err(Stop::clone)
     }
 }
 
