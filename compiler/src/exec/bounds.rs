@@ -457,7 +457,14 @@ impl Bounds {
             Unary::Trunc => exact(lo.trunc(), hi.trunc()),
             Unary::Ceil => exact(lo.ceil(), hi.ceil()),
             Unary::Floor => exact(lo.floor(), hi.floor()),
-            Unary::RoundEven => exact(lo.round_ties_even(), hi.round_ties_even()),
+            // `round()` shares this operation, and the spec lets it take a `.5` either way:
+            // the interval holds both (wider than `roundEven` needs, never narrower).
+            Unary::RoundEven => {
+                let tie = |x: f64| x - x.floor() == 0.5;
+                let down = if tie(lo) { lo.floor() } else { lo.round() };
+                let up = if tie(hi) { hi.ceil() } else { hi.round() };
+                exact(down, up)
+            }
             Unary::Fract => {
                 let f = lo.floor();
                 if f == hi.floor() {

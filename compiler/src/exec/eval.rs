@@ -30,7 +30,10 @@ impl<D: Domain> Invocation<'_, D> {
     pub(super) fn eval(&mut self, e: &Expr) -> ExecResult<Value<D::F>> {
         match &e.kind {
             ExprKind::Constant { value, .. } => Ok(self.constant(value)),
-            ExprKind::Var(id) => Ok(self.read(*id)),
+            ExprKind::Var(id) => {
+                self.open_unwritten_read(*id);
+                Ok(self.read(*id))
+            }
             ExprKind::Field(base, index) => {
                 let v = self.eval(base)?;
                 match layout::field(self.module, &base.ty, *index) {
@@ -56,6 +59,7 @@ impl<D: Domain> Invocation<'_, D> {
                 let Some(Lanes::Int(i)) = i.first() else {
                     return error(index.span, "an index that is not an integer");
                 };
+                self.open_out_of_range(i, count);
                 let clamp = |x: i64| x.clamp(0, count.saturating_sub(1) as i64) as usize;
                 if i.len() == 1 {
                     let start = clamp(i[0]) * stride;
@@ -170,6 +174,7 @@ impl<D: Domain> Invocation<'_, D> {
                 let Some(Lanes::Int(i)) = i.first() else {
                     return error(index.span, "an index that is not an integer");
                 };
+                self.open_out_of_range(i, count);
                 let clamp = |x: i64| x.clamp(0, count.saturating_sub(1) as i64) as usize;
                 if i.len() == 1 {
                     let start = clamp(i[0]) * stride;

@@ -36,6 +36,7 @@ mod ops;
 mod ranges;
 mod run;
 mod texture;
+mod undefined;
 mod uses;
 pub mod value;
 
@@ -107,6 +108,8 @@ pub struct Invocation<'a, D: Domain> {
     /// Per `if` on a varying condition, the variables it assigns (empty unless the driver
     /// keeps them in memory).
     varying_ifs: HashMap<Span, Vec<VarId>>,
+    /// Integer and bool components not written yet, in domains that track ranges.
+    unwritten: undefined::Unwritten,
 }
 
 impl<'a, D: Domain> Invocation<'a, D> {
@@ -133,6 +136,7 @@ impl<'a, D: Domain> Invocation<'a, D> {
             budget: 0,
             kept_loops: HashMap::new(),
             varying_ifs: HashMap::new(),
+            unwritten: HashMap::new(),
         };
         if in_memory {
             invocation.kept_loops = loops::kept_loops(module);

@@ -193,6 +193,10 @@ impl<D: Domain> Invocation<'_, D> {
             if op == Op::Mul && matrix && !scalar {
                 return self.matrix_product(e, &operands[0], &operands[1], &values, width);
             }
+            let integers = matches!(values[0].first(), Some(Lanes::Int(_)));
+            if integers && matches!(b, Binary::Div | Binary::Mod) {
+                self.open_integer_division(b == Binary::Mod, &values[0], &values[1]);
+            }
             let alternative = if op == Op::Mul && ranges {
                 self.normalize_form(&values[0], &operands[1], width)?
             } else {
@@ -209,6 +213,13 @@ impl<D: Domain> Invocation<'_, D> {
                     _ => None,
                 })
                 .map_or_else(|| bad(e, op), Ok)?;
+            let alternative = match alternative {
+                Some(other) => Some(other),
+                None => match self.reassociated(b, operands, &values, width)? {
+                    Some(other) => Some(other),
+                    None => self.angle_conversion(b, operands, &values, width),
+                },
+            };
             return Ok(match alternative {
                 Some(other) => self
                     .zip2(&product, &other, |x, y| match (x, y) {
@@ -342,6 +353,7 @@ impl<D: Domain> Invocation<'_, D> {
                     return bad(e, op);
                 };
                 let count = values[0].len().max(1);
+                self.open_out_of_range(index, count);
                 let mut out = values[0]
                     .first()
                     .map_or_else(|| Lanes::Int(vec![0]), |l| l.clone());
@@ -365,6 +377,7 @@ impl<D: Domain> Invocation<'_, D> {
                     return bad(e, op);
                 };
                 let mut out = values[0].clone();
+                self.open_out_of_range(index, out.len().max(1));
                 let count = out.len().max(1) as i64;
                 for (c, lanes) in out.iter_mut().enumerate() {
                     if index.len() == 1 {
@@ -381,10 +394,15 @@ impl<D: Domain> Invocation<'_, D> {
                 }
                 Ok(out)
             }
-            Op::DFdx | Op::DFdy => Ok(values[0]
-                .iter()
-                .map(|lanes| self.derivative(lanes, op == Op::DFdx, width))
-                .collect()),
+            Op::DFdx | Op::DFdy => {
+                if self.arrangement == Arrangement::Quads {
+                    self.open_partial_quads();
+                }
+                Ok(values[0]
+                    .iter()
+                    .map(|lanes| self.derivative(lanes, op == Op::DFdx, width))
+                    .collect())
+            }
             Op::InterpolateAtCentroid | Op::InterpolateAtOffset | Op::InterpolateAtSample => {
                 Ok(values.swap_remove(0))
             }
@@ -393,7 +411,7 @@ impl<D: Domain> Invocation<'_, D> {
                 let from_float = matches!(values[0].first(), Some(Lanes::Float(_)));
                 let to_float = matches!(out.first(), Some(Lanes::Float(_)));
                 if ranges && from_float && !to_float {
-                    self.open_conversion(op, &values[0]);
+                    self.open_conversion(op, base, &values[0]);
                 }
                 Ok(out)
             }

@@ -15,9 +15,10 @@
 
 use super::domain::{Binary, Compare, Unary, Width};
 use super::ops::{comp, lerp, products, sum_of_products, sum_of_terms, Factors};
+use super::undefined::conversion_out_of_range;
 use super::value::{at, map2, Lanes, Value};
 use super::{Domain, ExecResult, Invocation};
-use crate::ir::{Expr, ExprKind, Op};
+use crate::ir::{BaseType, Expr, ExprKind, Op};
 use crate::profile::{Dot, Mix};
 
 /// Whether `op` holds for every pair of values in ranges `a` and `b`, or for none.
@@ -36,6 +37,11 @@ fn decided(op: Compare, a: (f64, f64), b: (f64, f64)) -> bool {
             (a.0 == a.1 && b.0 == b.1 && a.0 == b.0) || a.1 < b.0 || b.1 < a.0
         }
     }
+}
+
+/// The width an operation computes in, from its IR result type.
+fn width_of_expr(e: &Expr) -> Width {
+    super::ops::width_for(e.ty.base().unwrap_or(BaseType::Float), e.precision)
 }
 
 /// Every ordering of `0..n` (n <= 4 in practice).
@@ -85,9 +91,10 @@ impl<D: Domain> Invocation<'_, D> {
         self.leave_open_where(&open);
     }
 
-    /// Marks the lanes where a float-to-integer or float-to-bool operation's result is left
-    /// open by its operand's range.
-    pub(super) fn open_conversion(&mut self, op: Op, a: &Value<D::F>) {
+    /// Marks the lanes where a float-to-integer or float-to-bool operation's result (of
+    /// `base`) is left open by its operand's range, or undefined somewhere in it (a value out
+    /// of the integer type's range; a bit cast of a zero, whose sign a driver may not keep).
+    pub(super) fn open_conversion(&mut self, op: Op, base: BaseType, a: &Value<D::F>) {
         let d = self.domain;
         let mut open = Vec::new();
         for lanes in a {
@@ -99,9 +106,11 @@ impl<D: Domain> Invocation<'_, D> {
                 let (lo, hi) = x.get(i).map_or((0.0, 0.0), |&v| d.range(v));
                 let finite = lo.is_finite() && hi.is_finite();
                 *slot |= match op {
-                    Op::F2i | Op::F2u => !finite || lo.trunc() != hi.trunc(),
+                    Op::F2i | Op::F2u => {
+                        !finite || lo.trunc() != hi.trunc() || conversion_out_of_range(base, lo, hi)
+                    }
                     Op::F2b | Op::F162b => !finite || (lo <= 0.0 && hi >= 0.0 && lo != hi),
-                    _ => lo != hi,
+                    _ => lo != hi || (lo <= 0.0 && hi >= 0.0),
                 };
             }
         }
@@ -206,6 +215,140 @@ impl<D: Domain> Invocation<'_, D> {
         orders(terms.len()).iter().fold(modelled, |acc, order| {
             map2(&acc, &sum(order), |a, b| d.either(a, b))
         })
+    }
+
+    /// For a sum or difference with a sum or difference as an operand, `(x ± y) ± z`, every
+    /// other order a driver may add the terms in (compilers reassociate: Mesa folds
+    /// `(a + #b) + #c` into `a + (#b + #c)`), when the domain tracks ranges; `None` for any
+    /// other operation.
+    pub(super) fn reassociated(
+        &mut self,
+        op: Binary,
+        operands: &[Expr],
+        values: &[Value<D::F>],
+        width: Width,
+    ) -> ExecResult<Option<Value<D::F>>> {
+        let d = self.domain;
+        let floats = values
+            .iter()
+            .all(|v| matches!(v.first(), Some(Lanes::Float(_))));
+        if !d.tracks_ranges() || !floats || !matches!(op, Binary::Add | Binary::Sub) {
+            return Ok(None);
+        }
+        // Signed terms: (value, negated).
+        let mut terms: Vec<(Value<D::F>, bool)> = Vec::new();
+        let mut expanded = false;
+        for (k, (operand, value)) in operands.iter().zip(values).enumerate() {
+            let negated = k == 1 && op == Binary::Sub;
+            match &operand.kind {
+                ExprKind::Op(inner @ (Op::Add | Op::Sub), parts)
+                    if parts.len() == 2 && width_of_expr(operand) == width =>
+                {
+                    expanded = true;
+                    terms.push((self.eval(&parts[0])?, negated));
+                    terms.push((self.eval(&parts[1])?, negated != (*inner == Op::Sub)));
+                }
+                _ => terms.push((value.clone(), negated)),
+            }
+        }
+        if !expanded {
+            return Ok(None);
+        }
+        let signed: Vec<Value<D::F>> = terms
+            .into_iter()
+            .map(|(value, negated)| {
+                value
+                    .into_iter()
+                    .map(|lanes| match lanes {
+                        Lanes::Float(v) if negated => {
+                            Lanes::Float(v.iter().map(|&x| d.unary(Unary::Neg, x, width)).collect())
+                        }
+                        other => other,
+                    })
+                    .collect()
+            })
+            .collect();
+        let add = |a: &Value<D::F>, b: &Value<D::F>| -> Value<D::F> {
+            let n = a.len().max(b.len());
+            (0..n)
+                .filter_map(|c| match (comp(a, c), comp(b, c)) {
+                    (Some(Lanes::Float(x)), Some(Lanes::Float(y))) => {
+                        Some(Lanes::Float(map2(x, y, |p, q| {
+                            d.binary(Binary::Add, p, q, width)
+                        })))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let either = |a: Value<D::F>, b: &Value<D::F>| -> Value<D::F> {
+            let n = a.len().max(b.len());
+            (0..n)
+                .filter_map(|c| match (comp(&a, c), comp(b, c)) {
+                    (Some(Lanes::Float(x)), Some(Lanes::Float(y))) => {
+                        Some(Lanes::Float(map2(x, y, |p, q| d.either(p, q))))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut hull: Option<Value<D::F>> = None;
+        for order in orders(signed.len()) {
+            let sum = order[1..]
+                .iter()
+                .fold(signed[order[0]].clone(), |acc, &k| add(&acc, &signed[k]));
+            hull = Some(match hull {
+                None => sum,
+                Some(h) => either(h, &sum),
+            });
+        }
+        Ok(hull)
+    }
+
+    /// For a product by the binary32 value of `180/pi` or `pi/180` (how `degrees()` and
+    /// `radians()` are built), the product by any value near the real constant, when the
+    /// domain tracks ranges: a driver may build the constant or the product otherwise (one
+    /// binary32 ulp off was measured). `None` for any other operation.
+    pub(super) fn angle_conversion(
+        &self,
+        op: Binary,
+        operands: &[Expr],
+        values: &[Value<D::F>],
+        width: Width,
+    ) -> Option<Value<D::F>> {
+        let d = self.domain;
+        if !d.tracks_ranges() || op != Binary::Mul {
+            return None;
+        }
+        let factor = |e: &Expr| -> Option<f64> {
+            let components = e.constant()?.components();
+            let x = components.first()?.to_f64();
+            if components.iter().any(|s| s.to_f64() != x) {
+                return None;
+            }
+            let real = [180.0 / std::f64::consts::PI, std::f64::consts::PI / 180.0]
+                .into_iter()
+                .find(|&k| x == f64::from(k as f32))?;
+            Some(real)
+        };
+        let (k, real) = (0..2).find_map(|k| factor(&operands[k]).map(|real| (k, real)))?;
+        let other = values.get(1 - k)?;
+        // 2^-20 relative: eight binary32 ulps either way.
+        let slack = real * (1.0 / f64::from(1u32 << 20));
+        let constant = d.enter(real as f32 as f64, real - slack, real + slack, width);
+        Some(
+            other
+                .iter()
+                .map(|lanes| match lanes {
+                    Lanes::Float(v) => Lanes::Float(
+                        v.iter()
+                            .map(|&x| d.binary(Binary::Mul, x, constant, width))
+                            .collect(),
+                    ),
+                    other => other.clone(),
+                })
+                .collect(),
+        )
     }
 
     /// `mix(a, b, c)` as the driver's profile expands it; in a domain that tracks ranges, also

@@ -93,7 +93,10 @@ impl<D: Domain> Invocation<'_, D> {
                         | VarMode::ShaderStorage
                 );
                 if !(keeps_value && self.vars[id.0 as usize].is_some()) {
-                    let value = self.initial(var.constant_value.as_ref(), &var.ty);
+                    let value = match var.constant_value.as_ref() {
+                        Some(c) => self.constant(c),
+                        None => self.unwritten_value(*id, &var.ty),
+                    };
                     self.vars[id.0 as usize] = Some(value);
                 }
             }
@@ -230,14 +233,6 @@ impl<D: Domain> Invocation<'_, D> {
             self.state.uncertain[i] |= diverged[i] || flipped_uncertain[i];
         }
         Ok(())
-    }
-
-    /// The value a declared variable starts with: its constant, else zero.
-    fn initial(&self, constant: Option<&crate::ir::ConstValue>, ty: &Type) -> Value<D::F> {
-        match constant {
-            Some(c) => self.constant(c),
-            None => layout::zero(self.module, ty, self.domain.constant(0.0)),
-        }
     }
 
     fn looped(&mut self, body: &Block, span: crate::front::span::Span) -> ExecResult<()> {
@@ -385,6 +380,7 @@ impl<D: Domain> Invocation<'_, D> {
             }
         };
         write_masked(slot, &written, value, &self.state.mask, self.lanes);
+        self.mark_written(var, &written);
         Ok(())
     }
 }

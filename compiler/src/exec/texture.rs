@@ -116,6 +116,21 @@ impl<D: Domain> Invocation<'_, D> {
                 .map(|c| Lanes::Int(sizes.iter().map(|s| s[c]).collect()))
                 .collect());
         }
+        if !matches!(t.op, TexOp::Tex | TexOp::Txb | TexOp::Txl | TexOp::Txf) {
+            return error(
+                e.span,
+                format!(
+                    "the emulator does not model the `{}` texture operation",
+                    t.op.name()
+                ),
+            );
+        }
+        if let Some(offset) = &t.offset {
+            return error(
+                offset.span,
+                "the emulator does not apply texel offsets (the `textureOffset` family)",
+            );
+        }
         let Some(coordinate) = &t.coordinate else {
             return error(e.span, "a texture lookup without coordinates");
         };
@@ -180,6 +195,10 @@ impl<D: Domain> Invocation<'_, D> {
                 let point = self.textures.fetch(unit, texel, l).unwrap_or(BLACK);
                 match self.textures.fetch_range(unit, texel, l) {
                     Some(range) if ranges => (point, range),
+                    // A texel outside the level, or a level the texture lacks: undefined.
+                    None if ranges && self.textures.size(unit, 0).is_some() => {
+                        (point, [[f64::NEG_INFINITY, f64::INFINITY]; 4])
+                    }
                     _ => exactly(point),
                 }
             })

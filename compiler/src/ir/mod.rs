@@ -157,6 +157,9 @@ pub struct Variable {
     pub constant_value: Option<ConstValue>,
     /// Whether this is a built-in variable (`gl_FragColor`, ...).
     pub builtin: bool,
+    /// Whether it is declared `flat` (not interpolated: the provoking vertex's value).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flat: bool,
     /// `layout(location = N)` when given.
     pub location: Option<i32>,
     /// Where it was declared.

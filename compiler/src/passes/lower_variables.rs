@@ -373,6 +373,7 @@ fn temp(m: &mut Module, ty: Type, span: crate::Span, pre: &mut Block) -> VarId {
         precision: Precision::None,
         constant_value: None,
         builtin: false,
+        flat: false,
         location: None,
         span,
     });

@@ -213,6 +213,7 @@ fn add(
         precision,
         constant_value: constant,
         builtin: true,
+        flat: false,
         location: None,
         span: Span::default(),
     });

@@ -5,7 +5,9 @@
 use super::expr::full_mask;
 use super::scope::precision_key;
 use super::{error, Analyzer, Result, Signature};
-use crate::ast::{self, DeclarationKind, ExternalDeclaration, QualifierKind, Storage};
+use crate::ast::{
+    self, DeclarationKind, ExternalDeclaration, Interpolation, QualifierKind, Storage,
+};
 use crate::front::span::Span;
 use crate::ir::{Expr, FuncId, Function, Precision, Stmt, Type, VarMode, Variable};
 use crate::Stage;
@@ -252,6 +254,10 @@ impl Analyzer<'_> {
             precision,
             constant_value: constant_value.clone(),
             builtin: false,
+            flat: q
+                .list
+                .iter()
+                .any(|x| x.kind == QualifierKind::Interpolation(Interpolation::Flat)),
             location: location(q),
             span: name.span,
         });
@@ -325,6 +331,7 @@ impl Analyzer<'_> {
                     precision: Precision::None,
                     constant_value: None,
                     builtin: false,
+                    flat: false,
                     location: None,
                     span: inst.span,
                 });
@@ -344,6 +351,7 @@ impl Analyzer<'_> {
                         precision: m.precision,
                         constant_value: None,
                         builtin: false,
+                        flat: false,
                         location: None,
                         span: b.name.span,
                     });
@@ -418,6 +426,7 @@ impl Analyzer<'_> {
                 precision,
                 constant_value: None,
                 builtin: false,
+                flat: false,
                 location: None,
                 span: param.span,
             });

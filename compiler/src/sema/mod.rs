@@ -145,6 +145,7 @@ impl<'u> Analyzer<'u> {
             precision,
             constant_value: None,
             builtin: false,
+            flat: false,
             location: None,
             span,
         });

@@ -252,6 +252,7 @@ impl Analyzer<'_> {
                             precision: Precision::None,
                             constant_value: None,
                             builtin: false,
+                            flat: false,
                             location: None,
                             span,
                         });

@@ -50,9 +50,22 @@ pub fn attach(
             return;
         }
     };
-    let promoted = match mode {
-        ReferenceMode::None => None,
-        ReferenceMode::Driver if reference::bounds_decide(result, &predictions) => {
+    let fixed = reduced::fixed_reduced_builtin(test);
+    let promoted = match (mode, fixed) {
+        (ReferenceMode::None, _) => None,
+        (_, Some(builtin)) => {
+            result.reference = Some(ReferenceRun {
+                outcome: ReferenceOutcome::Skipped,
+                reason: Some(format!(
+                    "the shaders read {builtin}, whose precision GLSL ES fixes below highp: \
+                     the promoted test would not be a highp reference"
+                )),
+                status: None,
+                duration_s: 0.0,
+            });
+            None
+        }
+        (ReferenceMode::Driver, None) if reference::bounds_decide(result, &predictions) => {
             result.reference = Some(ReferenceRun {
                 outcome: ReferenceOutcome::Skipped,
                 reason: Some(
@@ -65,7 +78,7 @@ pub fn attach(
             });
             None
         }
-        ReferenceMode::Driver | ReferenceMode::Always => {
+        (ReferenceMode::Driver | ReferenceMode::Always, None) => {
             let start = Instant::now();
             let promoted = run(&reference::promoted(test));
             let ran = !promoted.probes.is_empty();

@@ -12,7 +12,7 @@
 //! the evaluator follows both ways or gives up the bound (`halfcheck_compiler::exec`).
 
 use super::classify::{ChannelPrediction, Interval};
-use super::reduced::compiler_stage;
+use super::reduced::{compiler_stage, implementation_limit};
 use crate::backend::emu::{
     compile_options, probe_values, skip_reason, Compiled, Evaluation, Mode, ProbeValues,
 };
@@ -174,6 +174,12 @@ pub fn predictable(test: &ShaderTest) -> bool {
 pub fn predict(test: &ShaderTest, channels: &[usize]) -> Result<Vec<ProbePrediction>, String> {
     if let Some(reason) = skip_reason(test) {
         return Err(cannot_run(reason));
+    }
+    if let Some(limit) = implementation_limit(test) {
+        return Err(format!(
+            "it reads {limit}, an implementation limit the driver decides and the emulator \
+             does not know"
+        ));
     }
     // Three compiles serve the four evaluations: `h` and `e` run the unlowered IR.
     let unlowered = Compiled::new(test, &compile_options(Mode::Highp));

@@ -9,6 +9,7 @@
 //! cannot take the shader, a type whose implicit default is below highp, named in a GLSL ES
 //! shader, counts instead.
 
+use crate::backend::piglit::program::glsl_es_version;
 use crate::shader_test::{ShaderTest, SourceKind, Stage};
 use halfcheck_compiler::ir::Module;
 use halfcheck_compiler::{compile, preprocess, CompileOptions, Model};
@@ -65,6 +66,43 @@ fn text_has_reduced_precision(text: &str, stage: Stage, implicit: bool) -> bool 
                 ))
     });
     found
+}
+
+/// The first implementation limit (`gl_MaxTextureImageUnits`, `gl_MinProgramTexelOffset`,
+/// ...) a GLSL shader of `test` reads: its value is the driver's, which the emulator does not
+/// know.
+pub fn implementation_limit(test: &ShaderTest) -> Option<String> {
+    glsl_words(test, |_, _, w| {
+        w.starts_with("gl_Max") || w.starts_with("gl_Min")
+    })
+}
+
+/// The first built-in whose precision GLSL ES fixes below highp that a shader of `test`
+/// reads: `gl_FragCoord` in a GLSL ES 1.00 fragment shader (mediump), `gl_PointCoord`.
+/// Promoting the shader to highp cannot change its precision.
+pub fn fixed_reduced_builtin(test: &ShaderTest) -> Option<String> {
+    let es100 = glsl_es_version(test) == Some(100);
+    glsl_words(test, |stage, text, w| {
+        let version_100 = !text.contains("#version") || text.contains("#version 100");
+        w == "gl_PointCoord"
+            || (w == "gl_FragCoord" && stage == Stage::Fragment && es100 && version_100)
+    })
+}
+
+/// The first word, outside comments and disabled `#if` blocks, of a GLSL shader of `test`
+/// for which `wanted(stage, source, word)` holds.
+fn glsl_words(test: &ShaderTest, wanted: impl Fn(Stage, &str, &str) -> bool) -> Option<String> {
+    test.shaders
+        .iter()
+        .filter(|s| s.kind == SourceKind::Glsl)
+        .find_map(|shader| {
+            let clean = preprocess(&shader.text, compiler_stage(shader.stage), "shader")
+                .map_or_else(|_| shader.text.clone(), |p| p.text);
+            let found = words(&clean)
+                .find(|w| wanted(shader.stage, &shader.text, w))
+                .map(str::to_string);
+            found
+        })
 }
 
 /// The words of `text` (runs of letters, digits and `_`).

@@ -7,7 +7,7 @@
 //!
 //! Varyings are interpolated perspective-correctly in binary32 from the plane of each
 //! triangle (`v0 + (v1 - v0) * b1 + (v2 - v0) * b2`, so a varying equal at the three vertices
-//! stays exact); integer varyings are flat (last vertex). `gl_FragCoord` is the pixel centre,
+//! stays exact); `flat` and integer varyings take the last vertex's value. `gl_FragCoord` is the pixel centre,
 //! the interpolated depth and 1/w; `gl_FrontFacing` follows the winding.
 //!
 //! In a domain that tracks ranges (acceptance intervals), interpolated values enter as every
@@ -178,16 +178,18 @@ impl<D: Domain> Draw<'_, D> {
         let triangles = assemble(topology, count);
         let snap = self.domain.driver().raster.subpixel_snap;
         // What each triangle covers, in draw order: (triangle, front facing, coverage).
-        let rasters: Vec<(usize, bool, Coverage)> = triangles
-            .iter()
-            .enumerate()
-            .filter_map(|(t, &tri)| {
-                let window = window_vertices(&shaded.positions, tri, (fb.width, fb.height))?;
-                let (coverage, front) =
-                    raster::triangle(window, fb.width, fb.height, self.needed, snap);
-                (!coverage.is_empty()).then_some((t, front, coverage))
-            })
-            .collect();
+        let mut rasters: Vec<(usize, bool, Coverage)> = Vec::new();
+        for (t, &tri) in triangles.iter().enumerate() {
+            let Some(window) = window_vertices(&shaded.positions, tri, (fb.width, fb.height))?
+            else {
+                continue;
+            };
+            let (coverage, front) =
+                raster::triangle(window, fb.width, fb.height, self.needed, snap);
+            if !coverage.is_empty() {
+                rasters.push((t, front, coverage));
+            }
+        }
         let output = output_var(&self.program.fragment)?;
         let size = (fb.width, fb.height);
         let shade = |r: usize, quads: &[Quad]| {
@@ -489,6 +491,7 @@ impl<D: Domain> Draw<'_, D> {
                         tri,
                         width: declared_width(var.precision),
                         same_w: oow[0] == oow[1] && oow[1] == oow[2],
+                        flat: var.flat,
                     };
                     let value = interpolate(
                         self.domain,
@@ -517,8 +520,18 @@ impl<D: Domain> Draw<'_, D> {
                 (VarMode::SystemValue, "gl_FragCoord") => {
                     varies = true;
                     let d = self.domain;
+                    // GLSL ES 1.00 declares it mediump, and promoting the shader cannot
+                    // change that: any conforming evaluation may read it in that precision.
+                    let width = declared_width(var.precision);
                     let coord = |f: &dyn Fn(usize) -> f32| {
-                        Lanes::Float((0..lanes).map(|l| d.constant(f64::from(f(l)))).collect())
+                        Lanes::Float(
+                            (0..lanes)
+                                .map(|l| {
+                                    let x = f64::from(f(l));
+                                    d.enter(x, x, x, width)
+                                })
+                                .collect(),
+                        )
                     };
                     // z and 1/w are planes in window space: intervals in range domains.
                     let planar = |f: &dyn Fn(usize) -> f32, vertex: [f32; 3]| {
@@ -530,7 +543,7 @@ impl<D: Domain> Draw<'_, D> {
                             (0..lanes)
                                 .map(|l| {
                                     let [lo, hi] = ranges[l];
-                                    d.enter(f64::from(f(l)), lo, hi, Width::Single)
+                                    d.enter(f64::from(f(l)), lo, hi, width)
                                 })
                                 .collect(),
                         )
@@ -682,10 +695,12 @@ struct Entry {
     tri: [usize; 3],
     width: Width,
     same_w: bool,
+    /// A `flat` input: the provoking (last) vertex's value, not interpolated.
+    flat: bool,
 }
 
-/// Interpolates a per-vertex value over a triangle's lanes: a component equal at the three
-/// vertices stays as it is (exact, and uniform); the others go through `lanes`, which gives
+/// Interpolates a per-vertex value over a triangle's lanes: a `flat` one, and a component
+/// equal at the three vertices, stays as it is (exact, and uniform); the others go through `lanes`, which gives
 /// the value per lane of the component with these vertex values (binary32, or extended), and
 /// in a domain that
 /// tracks ranges through `ranges`, every value a conforming driver may interpolate per lane.
@@ -701,6 +716,16 @@ fn interpolate<D: Domain>(
     value
         .iter()
         .map(|component| match component {
+            Lanes::Float(v) if entry.flat => {
+                let provoking = at(v, tri[2]);
+                let (lo, hi) = d.range(provoking);
+                Lanes::Float(vec![d.enter(
+                    d.representative(provoking),
+                    lo,
+                    hi,
+                    entry.width,
+                )])
+            }
             Lanes::Float(v) => {
                 let (a, b, c) = (at(v, tri[0]), at(v, tri[1]), at(v, tri[2]));
                 if a == b && b == c && (!ranged || entry.same_w) {
@@ -851,24 +876,44 @@ fn window_position(p: [f64; 4], (width, height): (u32, u32)) -> [f32; 4] {
     ]
 }
 
-/// The window vertices of a triangle; `None` when a vertex is behind the eye (w <= 0), which
-/// would need clipping.
+/// The window vertices of a triangle; `None` when the clip volume's near or far plane, or
+/// `w > 0`, leaves it wholly outside. One that crosses such a plane would need clipping,
+/// which the emulator does not do: the test is skipped rather than drawn wrong.
 fn window_vertices(
     positions: &[[f64; 4]],
     tri: [usize; 3],
     size: (u32, u32),
-) -> Option<[WindowVertex; 3]> {
-    let mut out = [WindowVertex { x: 0.0, y: 0.0 }; 3];
-    for (slot, &v) in out.iter_mut().zip(&tri) {
-        let p = *positions.get(v)?;
-        if p[3] <= 0.0 || !p[3].is_finite() {
-            return None;
+) -> Result<Option<[WindowVertex; 3]>, Stop> {
+    let Some(vertices) = tri
+        .iter()
+        .map(|&v| positions.get(v).copied())
+        .collect::<Option<Vec<[f64; 4]>>>()
+    else {
+        return Ok(None);
+    };
+    let planes: [&dyn Fn(&[f64; 4]) -> bool; 3] = [
+        &|p| !(p[3] > 0.0 && p[3].is_finite()),
+        &|p| p[2] > p[3],
+        &|p| p[2] < -p[3],
+    ];
+    for outside in planes {
+        if vertices.iter().all(outside) {
+            return Ok(None);
         }
+        if vertices.iter().any(outside) {
+            return Err(Stop::skip(
+                "a triangle crosses the near or far clip plane (or w <= 0): the emulator \
+                 does not clip",
+            ));
+        }
+    }
+    let mut out = [WindowVertex { x: 0.0, y: 0.0 }; 3];
+    for (slot, p) in out.iter_mut().zip(vertices) {
         let [x, y, _, _] = window_position(p, size);
         *slot = WindowVertex {
             x: f64::from(x),
             y: f64::from(y),
         };
     }
-    Some(out)
+    Ok(Some(out))
 }

@@ -76,6 +76,12 @@ fn texels(bytes: &[u8]) -> Vec<[u8; 4]> {
 /// (32 binary32 ulps at 0.3; llvmpipe without F16C was measured one ulp off).
 pub const TEXEL_ALLOWANCE: f64 = 1.0 / (1u64 << 20) as f64;
 
+/// How far, in texels, a conforming driver's texel-space coordinate may land from the exact
+/// one when it picks texels (nearest) or pairs of texels (bilinear): a coordinate that close
+/// to a boundary may select either side. 1/256 of a texel, the subtexel precision of an 8-bit
+/// fixed-point sampler, and far more than binary32 rounding of the coordinate.
+const SELECTION_SLACK: f64 = 1.0 / 256.0;
+
 /// Texel spans wider than this many texels are taken as the whole level.
 const MAX_SPAN: i64 = 4096;
 
@@ -290,8 +296,9 @@ impl Level {
         let span = |range: [f64; 2], size: u32| -> (i64, i64) {
             let n = f64::from(size);
             let shift = if linear { 0.5 } else { 0.0 };
-            let lo = (range[0] * n - shift).floor();
-            let hi = (range[1] * n - shift).floor() + if linear { 1.0 } else { 0.0 };
+            let lo = (range[0] * n - shift - SELECTION_SLACK).floor();
+            let hi =
+                (range[1] * n - shift + SELECTION_SLACK).floor() + if linear { 1.0 } else { 0.0 };
             if !(lo.is_finite() && hi.is_finite()) || hi - lo > MAX_SPAN as f64 {
                 (0, i64::from(size) - 1)
             } else {
