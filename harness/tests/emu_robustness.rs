@@ -107,3 +107,34 @@ fn probe_values_keep_the_values_without_judging() {
         assert_eq!([0, 1, 2, 3].map(at), [0.25, 0.5, 0.75, 1.0].map(Some));
     }
 }
+
+#[test]
+fn texel_offsets_are_not_modelled_and_say_so() {
+    let r = run(
+        "uniform sampler2D s;\nvoid main() { color = textureOffset(s, vec2(0.5), ivec2(1, 0)); }",
+        "uniform int s 0\ntexture rgbw 0 (8, 8)\ndraw rect -1 -1 2 2\nprobe rgba 5 5 0.0 1.0 0.0 1.0",
+    );
+    assert_eq!(r.status, Status::Error, "{r:?}");
+    assert!(
+        r.reason.unwrap_or_default().contains("texel offsets"),
+        "the emulator never guesses an offset away"
+    );
+}
+
+#[test]
+fn a_triangle_crossing_the_near_plane_is_skipped_not_drawn_unclipped() {
+    let r = run(
+        "void main() { color = vec4(0.0, 1.0, 0.0, 1.0); }",
+        "draw rect -1 -1 2 2\nprobe rgba 5 5 0.0 1.0 0.0 1.0",
+    );
+    assert_eq!(r.status, Status::Pass, "{r:?}");
+    let text = "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\n[vertex shader]\n#version 300 es\n\
+                in vec4 piglit_vertex;\nvoid main() { gl_Position = vec4(piglit_vertex.xy, \
+                piglit_vertex.x * 2.0, 1.0); }\n\n[fragment shader]\n#version 300 es\n\
+                precision mediump float;\nout vec4 color;\nvoid main() { color = vec4(1.0); }\n\n\
+                [test]\ndraw rect -1 -1 2 2\nprobe rgba 5 5 1.0 1.0 1.0 1.0\n";
+    let test = parse_str(Path::new("near.shader_test"), text).expect("parses");
+    let r = predict(&test, Mode::Mediump);
+    assert_eq!(r.status, Status::Skip, "{r:?}");
+    assert!(r.reason.unwrap_or_default().contains("does not clip"));
+}

@@ -396,4 +396,15 @@ mod tests {
             assert_ne!(h, observed[0], "{body}: binary16 shows");
         }
     }
+
+    /// An implementation limit is the driver's to decide: no prediction rests on the
+    /// emulator's own number.
+    #[test]
+    fn a_shader_reading_an_implementation_limit_gets_no_prediction() {
+        let test = test_with("color = vec4(float(gl_MaxDrawBuffers) * a, b, 0.0, 1.0);");
+        let reason = predict(&test, &[4]).err().unwrap_or_default();
+        assert!(reason.contains("gl_MaxDrawBuffers"), "{reason}");
+        let plain = test_with("color = vec4(a, b, 0.0, 1.0);");
+        assert!(predict(&plain, &[4]).is_ok());
+    }
 }

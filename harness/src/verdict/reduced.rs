@@ -217,4 +217,35 @@ mod tests {
             true
         ));
     }
+
+    /// GLSL ES 1.00 fixes gl_FragCoord at mediump; 3.00 makes it highp.
+    #[test]
+    fn gl_fragcoord_is_a_fixed_mediump_built_in_only_in_glsl_es_1_00() {
+        let test = |version: &str, require: &str, body: &str| {
+            let text = format!(
+                "[require]\nGLSL ES >= {require}\n[vertex shader passthrough]\n\
+                 [fragment shader]\n{version}precision mediump float;\n{body}\n[test]\n\
+                 draw rect -1 -1 2 2\n"
+            );
+            parse_str(Path::new("t.shader_test"), &text).expect("parses")
+        };
+        let es1 = test(
+            "",
+            "1.00",
+            "void main() { gl_FragColor = gl_FragCoord * 0.01; }",
+        );
+        assert_eq!(fixed_reduced_builtin(&es1).as_deref(), Some("gl_FragCoord"));
+        let es3 = test(
+            "#version 300 es\n",
+            "3.00",
+            "out vec4 c;\nvoid main() { c = gl_FragCoord * 0.01; }",
+        );
+        assert_eq!(fixed_reduced_builtin(&es3), None);
+        let comment = test(
+            "",
+            "1.00",
+            "// gl_FragCoord\nvoid main() { gl_FragColor = vec4(1.0); }",
+        );
+        assert_eq!(fixed_reduced_builtin(&comment), None);
+    }
 }

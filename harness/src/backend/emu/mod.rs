@@ -26,6 +26,7 @@ mod raster;
 mod require;
 mod shade;
 mod textures;
+mod ties;
 mod uniforms;
 
 pub use halfcheck_compiler::exec::Mode;

@@ -20,6 +20,7 @@ use super::interp::{self, Setup};
 use super::program::{check_batch, Program, QUADS_PER_BATCH};
 use super::raster::{self, Coverage, Quad, WindowVertex};
 use super::textures::Units;
+use super::ties;
 use super::uniforms::Uniforms;
 use super::Stop;
 use crate::shader_test::Stage;
@@ -179,6 +180,8 @@ impl<D: Domain> Draw<'_, D> {
         let snap = self.domain.driver().raster.subpixel_snap;
         // What each triangle covers, in draw order: (triangle, front facing, coverage).
         let mut rasters: Vec<(usize, bool, Coverage)> = Vec::new();
+        // Every triangle on screen: (triangle, front facing, window vertices, its raster).
+        let mut on_screen: Vec<(usize, bool, [WindowVertex; 3], Option<usize>)> = Vec::new();
         for (t, &tri) in triangles.iter().enumerate() {
             let Some(window) = window_vertices(&shaded.positions, tri, (fb.width, fb.height))?
             else {
@@ -186,10 +189,32 @@ impl<D: Domain> Draw<'_, D> {
             };
             let (coverage, front) =
                 raster::triangle(window, fb.width, fb.height, self.needed, snap);
+            let raster = (!coverage.is_empty()).then_some(rasters.len());
+            on_screen.push((t, front, window, raster));
             if !coverage.is_empty() {
                 rasters.push((t, front, coverage));
             }
         }
+        // Pixels whose coverage another driver may decide otherwise, with what they held.
+        let open_ties = if self.domain.tracks_ranges() {
+            let candidates: Vec<ties::Triangle> = on_screen
+                .iter()
+                .map(|&(t, _, vertices, raster)| ties::Triangle {
+                    vertices,
+                    coverage: raster.map(|r| &rasters[r].2),
+                    slack: triangles[t]
+                        .iter()
+                        .map(|&v| shaded.slack.get(v).copied().unwrap_or(0.0))
+                        .fold(0.0, f64::max),
+                })
+                .collect();
+            ties::ties(&candidates, fb.width, fb.height, self.needed)
+                .into_iter()
+                .filter_map(|tie| Some((fb.pixel_mut(tie.x, tie.y).copied()?, tie)))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let output = output_var(&self.program.fragment)?;
         let size = (fb.width, fb.height);
         let shade = |r: usize, quads: &[Quad]| {
@@ -247,6 +272,60 @@ impl<D: Domain> Draw<'_, D> {
         }
         if let Some((c, group)) = alike {
             self.fill(&group, c, fb);
+        }
+        self.settle_ties(&open_ties, &on_screen, &shaded, &triangles, output, fb)
+    }
+
+    /// Gives each pixel whose coverage the ties leave open the hull of every value it may
+    /// end with (`ties`), from `before` (what it held before the draw) and each candidate
+    /// triangle shaded there. Blending makes such a pixel unbounded.
+    fn settle_ties(
+        &self,
+        open: &[([D::F; 4], ties::Tie)],
+        on_screen: &[(usize, bool, [WindowVertex; 3], Option<usize>)],
+        shaded: &Shaded<D::F>,
+        triangles: &[[usize; 3]],
+        output: VarId,
+        fb: &mut Framebuffer<D::F>,
+    ) -> Result<(), Stop> {
+        let d = self.domain;
+        let size = (fb.width, fb.height);
+        let mut settled: Vec<Option<[D::F; 4]>> = open
+            .iter()
+            .map(|(before, tie)| tie.may_keep.then_some(*before))
+            .collect();
+        let join = |slot: &mut Option<[D::F; 4]>, color: [D::F; 4]| {
+            *slot = Some(match *slot {
+                None => color,
+                Some(held) => [0, 1, 2, 3].map(|c| d.either(held[c], color[c])),
+            });
+        };
+        for (candidate, &(t, front, _, _)) in on_screen.iter().enumerate() {
+            let pixels: Vec<usize> = (0..open.len())
+                .filter(|&k| open[k].1.candidates.contains(&candidate))
+                .collect();
+            for chunk in pixels.chunks(QUADS_PER_BATCH) {
+                let quads: Vec<Quad> = chunk
+                    .iter()
+                    .map(|&k| ties::quad_of(open[k].1.x, open[k].1.y))
+                    .collect();
+                let shading = self.fragments(shaded, triangles[t], front, &quads, output, size)?;
+                for (i, &k) in chunk.iter().enumerate() {
+                    let lane = i * 4 + quads[i].covered.iter().position(|&c| c).unwrap_or(0);
+                    let color = match (shading.colors.get(lane), self.blend) {
+                        (Some(color), None) => color,
+                        // Blended, or discarded (the pixel keeps what it held): anything.
+                        (Some(color), Some(_)) => color.map(|x| unbounded(d, x)),
+                        (None, _) => open[k].0.map(|x| unbounded(d, x)),
+                    };
+                    join(&mut settled[k], color);
+                }
+            }
+        }
+        for ((_, tie), value) in open.iter().zip(settled) {
+            if let (Some(value), Some(pixel)) = (value, fb.pixel_mut(tie.x, tie.y)) {
+                *pixel = value;
+            }
         }
         Ok(())
     }

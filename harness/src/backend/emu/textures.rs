@@ -503,6 +503,28 @@ mod tests {
     }
 
     #[test]
+    fn a_coordinate_exactly_on_a_nearest_boundary_may_select_either_texel() {
+        let mut nearest = Units::new(Filtering::FixedPoint);
+        nearest
+            .rgbw(&TextureRgbw {
+                unit: 0,
+                width: 8,
+                height: 8,
+                format: None,
+            })
+            .expect("texture");
+        // s = 0.5 is texel 4 (green) as binary32 computes it, yet a driver whose texel-space
+        // coordinate lands a hair lower reads texel 3 (red): both are conforming.
+        let point = nearest.sample(0, [0.5, 0.1], 0.0).expect("texture");
+        assert_eq!(point[0], 0.0, "the model picks green");
+        let range = nearest
+            .sample_range(0, [0.5, 0.5], [0.1, 0.1], [-1.0, -1.0])
+            .expect("texture");
+        assert!(range[0][0] <= 0.0 && range[0][1] >= 1.0, "{range:?}");
+        assert!(range[1][0] <= 0.0 && range[1][1] >= 1.0, "{range:?}");
+    }
+
+    #[test]
     fn binary32_filtering_lerps_in_binary32() {
         let units = rgbw(Filtering::Binary32);
         let green = units

@@ -1,0 +1,232 @@
+//! The acceptance intervals never rest on the modelled driver's value where GLSL ES leaves
+//! the result undefined or to the driver: each test names the rule it pins down, and checks
+//! that the point evaluation (the modelled driver) is unchanged.
+
+use halfcheck_compiler::exec::{
+    find_var, Arrangement, Bounds, Domain, Interval, Invocation, Lanes, Mode, NoTextures, Rounding,
+};
+use halfcheck_compiler::ir::{Module, VarMode};
+use halfcheck_compiler::{compile, CompileOptions, Stage};
+
+/// A GLSL ES 3.00 fragment shader with highp default precision, `body` in `main`, writing
+/// `vec4 c`.
+fn shader(declarations: &str, body: &str) -> Module {
+    let src = format!(
+        "#version 300 es\nprecision highp float;\n{declarations}\nout vec4 c;\n\
+         void main() {{ {body} }}"
+    );
+    compile(&src, Stage::Fragment, "t.frag", &CompileOptions::default()).expect("compiles")
+}
+
+/// What one run over a quad gives: the output's four components per lane, and which lanes the
+/// run left open.
+struct Run<F> {
+    color: Vec<Vec<F>>,
+    open: Vec<bool>,
+}
+
+/// Runs `module` over one quad in `domain`, with integer uniforms `ints`, float uniforms
+/// `floats` (every lane alike) and float input `v` per lane, when the shader has one.
+fn run<D: Domain>(
+    module: &Module,
+    domain: &D,
+    ints: &[(&str, i64)],
+    floats: &[(&str, f64)],
+) -> Run<D::F> {
+    let mut inv = Invocation::new(module, domain, &NoTextures, 4, Arrangement::Quads);
+    for (name, value) in ints {
+        let id = find_var(module, name, VarMode::Uniform).expect("uniform");
+        inv.set(id, vec![Lanes::Int(vec![*value])]);
+    }
+    for (name, value) in floats {
+        let id = find_var(module, name, VarMode::Uniform).expect("uniform");
+        inv.set(id, vec![Lanes::Float(vec![domain.constant(*value)])]);
+    }
+    if let Some(id) = find_var(module, "v", VarMode::ShaderIn) {
+        let lanes = (0..4).map(|i| domain.constant(f64::from(i))).collect();
+        inv.set(id, vec![Lanes::Float(lanes)]);
+    }
+    inv.run(1_000_000).expect("runs");
+    let out = find_var(module, "c", VarMode::ShaderOut).expect("output");
+    let color = inv
+        .get(out)
+        .expect("written")
+        .iter()
+        .map(|l| {
+            let v = l.floats().expect("floats");
+            (0..4)
+                .map(|i| v[if v.len() == 1 { 0 } else { i }])
+                .collect()
+        })
+        .collect();
+    Run {
+        color,
+        open: inv.uncertain().to_vec(),
+    }
+}
+
+/// The highp interval run and the binary32 point run of one shader.
+fn both(
+    module: &Module,
+    ints: &[(&str, i64)],
+    floats: &[(&str, f64)],
+) -> (Run<Interval>, Run<f64>) {
+    (
+        run(module, &Bounds::highp(), ints, floats),
+        run(module, &Rounding::new(Mode::Highp), ints, floats),
+    )
+}
+
+#[test]
+fn integer_division_by_zero_is_undefined_and_leaves_the_lane_open() {
+    let module = shader(
+        "uniform int n, d;",
+        "int q = n / d; c = vec4(float(q), 0.0, 0.0, 1.0);",
+    );
+    let (bounds, point) = both(&module, &[("n", 7), ("d", 0)], &[]);
+    assert_eq!(bounds.open, vec![true; 4]);
+    assert_eq!(
+        point.open,
+        vec![false; 4],
+        "the point model is the driver's"
+    );
+    // A defined quotient leaves nothing open.
+    let (bounds, _) = both(&module, &[("n", 7), ("d", 2)], &[]);
+    assert_eq!(bounds.open, vec![false; 4]);
+}
+
+#[test]
+fn a_remainder_by_zero_or_with_a_negative_operand_is_undefined() {
+    let module = shader(
+        "uniform int n, d;",
+        "int r = n % d; c = vec4(float(r), 0.0, 0.0, 1.0);",
+    );
+    for (n, d) in [(-7, 3), (7, -3), (7, 0)] {
+        let (bounds, _) = both(&module, &[("n", n), ("d", d)], &[]);
+        assert_eq!(bounds.open, vec![true; 4], "{n} % {d}");
+    }
+    let (bounds, _) = both(&module, &[("n", 7), ("d", 3)], &[]);
+    assert_eq!(bounds.open, vec![false; 4]);
+}
+
+#[test]
+fn a_float_outside_the_integer_types_range_converts_to_an_undefined_value() {
+    let signed = shader(
+        "uniform float x;",
+        "int i = int(x); c = vec4(float(i & 255), 0.0, 0.0, 1.0);",
+    );
+    let unsigned = shader(
+        "uniform float x;",
+        "uint u = uint(x); c = vec4(float(u & 255u), 0.0, 0.0, 1.0);",
+    );
+    assert_eq!(both(&signed, &[], &[("x", 3.0e9)]).0.open, vec![true; 4]);
+    assert_eq!(both(&signed, &[], &[("x", -2.5)]).0.open, vec![false; 4]);
+    assert_eq!(both(&unsigned, &[], &[("x", -2.5)]).0.open, vec![true; 4]);
+    assert_eq!(both(&unsigned, &[], &[("x", 3.0e9)]).0.open, vec![false; 4]);
+}
+
+#[test]
+fn an_index_outside_the_array_is_undefined() {
+    let module = shader(
+        "uniform int i;",
+        "float v[4] = float[4](0.1, 0.2, 0.3, 0.4); c = vec4(v[i], 0.0, 0.0, 1.0);",
+    );
+    assert_eq!(both(&module, &[("i", 5)], &[]).0.open, vec![true; 4]);
+    assert_eq!(both(&module, &[("i", -1)], &[]).0.open, vec![true; 4]);
+    assert_eq!(both(&module, &[("i", 3)], &[]).0.open, vec![false; 4]);
+}
+
+#[test]
+fn an_uninitialised_float_is_unbounded_and_only_what_it_reaches() {
+    let module = shader(
+        "uniform float a;",
+        "float acc; acc += a; c = vec4(acc, a, 0.0, 1.0);",
+    );
+    let (bounds, point) = both(&module, &[], &[("a", 0.5)]);
+    assert!(bounds.color[0][0].is_entire(), "{:?}", bounds.color[0][0]);
+    assert_eq!(bounds.color[1][0], Interval::point(0.5));
+    assert_eq!(bounds.open, vec![false; 4]);
+    assert_eq!(point.color[0][0], 0.5, "the point model starts at zero");
+}
+
+#[test]
+fn an_integer_read_before_it_is_written_is_undefined_but_not_after() {
+    let unwritten = shader(
+        "uniform int n;",
+        "int k; k += n; c = vec4(float(k), 0.0, 0.0, 1.0);",
+    );
+    assert_eq!(both(&unwritten, &[("n", 2)], &[]).0.open, vec![true; 4]);
+    let written = shader(
+        "uniform int n;",
+        "int k; k = n; k += n; c = vec4(float(k), 0.0, 0.0, 1.0);",
+    );
+    assert_eq!(both(&written, &[("n", 2)], &[]).0.open, vec![false; 4]);
+}
+
+#[test]
+fn a_derivative_in_non_uniform_control_flow_is_undefined() {
+    let module = shader(
+        "in float v;",
+        "float d = 0.0; if (v < 1.5) d = dFdx(v * v); c = vec4(d, 0.0, 0.0, 1.0);",
+    );
+    // Lanes 0 and 1 take the branch, 2 and 3 do not: the quad is split there.
+    assert_eq!(
+        both(&module, &[], &[]).0.open,
+        vec![true, true, false, false]
+    );
+    let uniform = shader("in float v;", "c = vec4(dFdx(v * v), 0.0, 0.0, 1.0);");
+    assert_eq!(both(&uniform, &[], &[]).0.open, vec![false; 4]);
+}
+
+#[test]
+fn round_may_take_a_half_either_way() {
+    let module = shader(
+        "uniform float x;",
+        "c = vec4(round(x), round(x + 1.0), 0.0, 1.0);",
+    );
+    let (bounds, point) = both(&module, &[], &[("x", 2.5)]);
+    assert_eq!(bounds.color[0][0], Interval::new(2.0, 3.0));
+    assert_eq!(bounds.color[1][0], Interval::new(3.0, 4.0));
+    assert_eq!(
+        point.color[0][0], 2.0,
+        "the point model rounds half to even"
+    );
+}
+
+#[test]
+fn a_chain_of_additions_may_be_added_in_any_order() {
+    let module = shader(
+        "uniform float u;",
+        "c = vec4((u - 100000000.0) + 1.0, 0.0, 0.0, 1.0);",
+    );
+    let (bounds, point) = both(&module, &[], &[("u", 1.0e8)]);
+    // As written: 1.0; as Mesa folds it, u + (1.0 - 1e8): 0.0.
+    assert_eq!(point.color[0][0], 1.0);
+    assert!(bounds.color[0][0].contains(1.0) && bounds.color[0][0].contains(0.0));
+}
+
+#[test]
+fn degrees_allow_a_driver_that_builds_the_constant_otherwise() {
+    let module = shader("uniform float x;", "c = vec4(degrees(x), 0.0, 0.0, 1.0);");
+    let (bounds, point) = both(&module, &[], &[("x", 1.0)]);
+    let modelled = point.color[0][0] as f32;
+    let next = f32::from_bits(modelled.to_bits() + 1);
+    let previous = f32::from_bits(modelled.to_bits() - 1);
+    for v in [modelled, next, previous] {
+        assert!(bounds.color[0][0].contains(f64::from(v)), "{v}");
+    }
+}
+
+#[test]
+fn the_bits_of_a_zero_depend_on_a_sign_a_compiler_may_drop() {
+    let module = shader(
+        "uniform float a;",
+        "float z = a * 0.0; c = vec4(float(floatBitsToInt(z) < 0), 0.0, 0.0, 1.0);",
+    );
+    assert_eq!(both(&module, &[], &[("a", -2.0)]).0.open, vec![true; 4]);
+    let nonzero = shader(
+        "uniform float a;",
+        "c = vec4(float(floatBitsToInt(a) < 0), 0.0, 0.0, 1.0);",
+    );
+    assert_eq!(both(&nonzero, &[], &[("a", -2.0)]).0.open, vec![false; 4]);
+}
