@@ -27,6 +27,18 @@ default:
   status: pass
 "#;
 
+/// llvmpipe's own expectations on any CPU: `mediump_array_index_lowered` indexes with
+/// `int(a * 10e7)`, where binary16 makes `10e7` infinite and `a` zero, so the index is the
+/// undefined `int(NaN)`. Which element (if any) llvmpipe reads depends on the code LLVM
+/// generates for the CPU: it passed on the machines this suite first ran on and reads 0.0 on
+/// an AMD EPYC (AVX2, F16C). Its verdict stays `lowered` either way.
+const LLVMPIPE_ANY_CPU: &str = r#"
+renderer: "^llvmpipe"
+default:
+  status: pass
+flakes: ["mediump_array_index_lowered"]
+"#;
+
 const SOFTPIPE_EXPECTATIONS: &str = r#"
 renderer: "^softpipe"
 default:
@@ -52,7 +64,15 @@ fn softpipe_against_llvmpipe_is_thirteen_regressions_and_back_is_thirteen_fixes(
     }
     let root = temp_dir("compare");
     let (llvm, soft) = (root.join("llvmpipe"), root.join("softpipe"));
-    let out = run_anchors(&anchors, "llvmpipe", &llvm, &[]);
+    let any_cpu = root.join("llvmpipe-any-cpu.yaml");
+    std::fs::write(&any_cpu, LLVMPIPE_ANY_CPU).expect("write");
+    let expectations = any_cpu.to_str().expect("utf-8 path");
+    let out = run_anchors(
+        &anchors,
+        "llvmpipe",
+        &llvm,
+        &["--expectations", expectations],
+    );
     assert!(out.status.success(), "{}", text(&out));
     let out = run_anchors(&anchors, "softpipe", &soft, &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));

@@ -51,13 +51,25 @@ fn mediump_anchors_pass_or_fail_as_the_driver_lowers() {
         } else {
             Status::Pass
         };
-        assert_eq!(
-            result.status,
-            expected,
-            "{}: {:?}",
-            file.display(),
-            result.reason
-        );
+        // Its binary16 index is the undefined int(0 * inf): which element llvmpipe reads
+        // depends on the code LLVM generates for the CPU (it reads 0.0 on an AMD EPYC).
+        let undefined = lowers && file.ends_with("mediump_array_index_lowered.shader_test");
+        if undefined {
+            assert!(
+                matches!(result.status, Status::Pass | Status::Fail),
+                "{}: {:?}",
+                file.display(),
+                result.reason
+            );
+        } else {
+            assert_eq!(
+                result.status,
+                expected,
+                "{}: {:?}",
+                file.display(),
+                result.reason
+            );
+        }
         let execution = file.components().any(|c| c.as_os_str() == "execution");
         assert_eq!(!result.probes.is_empty(), execution, "{}", file.display());
     }

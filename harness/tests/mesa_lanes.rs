@@ -169,13 +169,25 @@ fn reference_evidence(r: &TestResult) -> Vec<String> {
 }
 
 /// No result of a lane is out of bounds or inconsistent: the intervals hold the driver's values.
+/// Only a case whose header expects it is unjudged (what the emulator does not model).
 fn assert_sound(lane: &Lane) {
+    let expected = expected_verdicts();
     for (name, r) in &lane.results.tests {
+        let unjudged_expected = expected
+            .iter()
+            .any(|(path, v)| name.ends_with(path.as_str()) && v == "unjudged");
         assert!(
             !matches!(
                 r.verdict,
-                Some(Verdict::OutOfBounds | Verdict::Inconsistent | Verdict::Unjudged)
+                Some(Verdict::OutOfBounds | Verdict::Inconsistent)
             ),
+            "{name}: {:?} ({:?})",
+            r.verdict,
+            r.verdict_reason
+        );
+        assert_eq!(
+            r.verdict == Some(Verdict::Unjudged),
+            unjudged_expected,
             "{name}: {:?} ({:?})",
             r.verdict,
             r.verdict_reason
@@ -293,9 +305,8 @@ fn softpipe_is_a_lowering_regression_against_llvmpipe_and_meets_its_own_expectat
                 .find(|n| n.ends_with(&path))
                 .expect("name");
             assert!(
-                lane.text.contains(&format!(
-                    "unexpected: {name}: expected pass, lowered, got fail, "
-                )),
+                lane.text
+                    .contains(&format!("unexpected: {name}: expected pass, lowered, got ")),
                 "{path} not listed as a regression"
             );
         }

@@ -10,7 +10,9 @@ mod verdict;
 
 pub use journal::{read_journal, Damaged, Journal, JournalHeader, JournalLine, JOURNAL_FORMAT};
 pub use json::{json_float, json_float_option, json_floats};
-pub use verdict::{ChannelAnalysis, ChannelEvidence, ChannelVerdict, Evidence, Interval, Verdict};
+pub use verdict::{
+    ChannelAnalysis, ChannelEvidence, ChannelVerdict, Evidence, EvidenceLine, Interval, Verdict,
+};
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -195,6 +197,11 @@ pub struct TestResult {
     /// channel is `inconsistent`, why nothing discriminates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict_reason: Option<String>,
+    /// What a `lowered`, `not-lowered` or `partial` verdict rests on: the lines of evidence
+    /// that decided its deciding channels (`bounds`, `reference`). The model line never
+    /// decides.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verdict_rests_on: Vec<EvidenceLine>,
     /// The highp reference run behind the channels' `reference` values, when one was asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<ReferenceRun>,
@@ -246,6 +253,7 @@ impl TestResult {
             logs: BTreeMap::new(),
             framebuffer: None,
             verdict_reason: None,
+            verdict_rests_on: Vec::new(),
             reference: None,
             attempts: Vec::new(),
             flake: false,

@@ -53,6 +53,16 @@ pub enum ChannelVerdict {
     Inconsistent,
 }
 
+/// A line of evidence a verdict can rest on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvidenceLine {
+    /// The acceptance intervals `H` and `M`, true of every conforming driver.
+    Bounds,
+    /// The driver's own highp run `r`.
+    Reference,
+}
+
 /// What one line of evidence says about a channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -39,6 +39,34 @@ fn decided(op: Compare, a: (f64, f64), b: (f64, f64)) -> bool {
     }
 }
 
+/// How many expression nodes the terms of a reassociated sum may hold: their values are
+/// computed again, so a long chain reassociates only near its leaves and its cost stays
+/// linear.
+const REASSOCIATED_NODES: usize = 16;
+
+/// Whether `e` has at most [`REASSOCIATED_NODES`] nodes.
+fn small(e: &Expr) -> bool {
+    let mut budget = REASSOCIATED_NODES;
+    within(e, &mut budget)
+}
+
+/// Whether `e` has at most `budget` nodes (counting stops when it runs out).
+fn within(e: &Expr, budget: &mut usize) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    match &e.kind {
+        ExprKind::Constant { .. } | ExprKind::Var(_) => true,
+        ExprKind::Field(base, _) | ExprKind::Swizzle(base, _) => within(base, budget),
+        ExprKind::Index(base, index) => within(base, budget) && within(index, budget),
+        ExprKind::Op(_, operands) | ExprKind::Intrinsic(_, operands) => {
+            operands.iter().all(|o| within(o, budget))
+        }
+        ExprKind::Texture(t) => t.operands().all(|o| within(o, budget)),
+    }
+}
+
 /// The width an operation computes in, from its IR result type.
 fn width_of_expr(e: &Expr) -> Width {
     super::ops::width_for(e.ty.base().unwrap_or(BaseType::Float), e.precision)
@@ -242,7 +270,9 @@ impl<D: Domain> Invocation<'_, D> {
             let negated = k == 1 && op == Binary::Sub;
             match &operand.kind {
                 ExprKind::Op(inner @ (Op::Add | Op::Sub), parts)
-                    if parts.len() == 2 && width_of_expr(operand) == width =>
+                    if parts.len() == 2
+                        && width_of_expr(operand) == width
+                        && parts.iter().all(small) =>
                 {
                     expanded = true;
                     terms.push((self.eval(&parts[0])?, negated));

@@ -10,7 +10,9 @@
 use super::classify::{classify_channel, combine, severity, ChannelPrediction, Verdict};
 use super::predict::ProbePrediction;
 use crate::backend::emu::uniform_pixels;
-use crate::results::{ChannelAnalysis, ChannelVerdict, ProbeResult, TestResult};
+use crate::results::{
+    ChannelAnalysis, ChannelVerdict, Evidence, EvidenceLine, ProbeResult, TestResult,
+};
 
 /// The RGBA values a probe read: its whole region when kept, else its reported pixel.
 struct Pixels<'a> {
@@ -139,6 +141,29 @@ pub fn judge(
         Verdict::OutOfBounds | Verdict::Inconsistent => Some(notes.join("; ")),
         _ => None,
     };
+    result.verdict_rests_on = rests_on(result);
+}
+
+/// The lines of evidence that decided the deciding channels of a judged `result`.
+fn rests_on(result: &TestResult) -> Vec<EvidenceLine> {
+    let mut lines = Vec::new();
+    for channel in result.probes.iter().flat_map(|p| &p.channels) {
+        let said = match channel.verdict {
+            ChannelVerdict::Lowered => Evidence::Lowered,
+            ChannelVerdict::NotLowered => Evidence::NotLowered,
+            _ => continue,
+        };
+        for (line, evidence) in [
+            (EvidenceLine::Bounds, channel.evidence.bounds),
+            (EvidenceLine::Reference, channel.evidence.reference),
+        ] {
+            if evidence == said && !lines.contains(&line) {
+                lines.push(line);
+            }
+        }
+    }
+    lines.sort();
+    lines
 }
 
 /// Judges one probe at every pixel it read.
@@ -379,6 +404,14 @@ mod tests {
         assert!((c.ulp16_error - 0.083_333_33 * 4096.0).abs() < 1e-3);
         // The constant alpha channel is kept highp and decides nothing.
         assert_eq!(probe.channels[1].verdict, ChannelVerdict::KeptHighp);
+        // Both the intervals and the driver's own highp run said lowered; without the
+        // reference, the verdict rests on the intervals alone.
+        assert_eq!(
+            result.verdict_rests_on,
+            vec![EvidenceLine::Bounds, EvidenceLine::Reference]
+        );
+        let alone = judged(&[0.25; 3], None);
+        assert_eq!(alone.verdict_rests_on, vec![EvidenceLine::Bounds]);
     }
 
     #[test]

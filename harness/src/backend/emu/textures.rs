@@ -199,7 +199,14 @@ impl Units {
             }
             "wrap_s" => texture.wrap_s = wrap(value)?,
             "wrap_t" => texture.wrap_t = wrap(value)?,
-            "max_level" | "base_level" => {}
+            // GL's defaults change nothing; any other level range is not modelled.
+            "base_level" if value == "0" => {}
+            "max_level" if value == "1000" => {}
+            "max_level" | "base_level" => {
+                return Err(Stop::skip(format!(
+                    "the emulator does not model texture {parameter} {value}"
+                )))
+            }
             other => {
                 return Err(Stop::skip(format!(
                     "the emulator has no texture parameter {other}"

@@ -273,6 +273,7 @@ impl Loop {
             logs,
             framebuffer: None,
             verdict_reason: None,
+            verdict_rests_on: Vec::new(),
             reference: None,
             attempts: Vec::new(),
             flake: false,
