@@ -6,7 +6,7 @@ use crate::front::VERDICT_ORDER;
 use crate::html::{self, esc, Nav};
 use crate::model::Site;
 use crate::Links;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 /// What a cell says about its tests' verdicts.
@@ -81,14 +81,32 @@ pub fn rows(site: &Site) -> BTreeMap<String, Vec<Vec<String>>> {
     rows
 }
 
+/// Per run (by index), the tests that regressed against the baseline in the site's
+/// comparisons.
+fn regressed(site: &Site) -> Vec<BTreeSet<&str>> {
+    site.runs
+        .iter()
+        .map(|run| {
+            site.comparisons
+                .iter()
+                .filter(|c| c.new == run.label)
+                .flat_map(|c| c.regressions.iter().map(|r| r.name.as_str()))
+                .collect()
+        })
+        .collect()
+}
+
 /// `matrix.html`.
 pub fn page(site: &Site, links: &Links) -> String {
     let rows = rows(site);
+    let regressed = regressed(site);
     let mut body = String::from(
         "<p class=\"note\">Rows: the operations and built-ins that tests compute at lowp or \
          mediump, read from halfcheck's compiler (Mesa's precision rules). Columns: runs. A cell \
-         sums up the verdicts of the tests behind it on that run (judged tests / all) and links \
-         to them; a test counts for every operation it computes at reduced precision.</p>\n\
+         sums up the verdicts of the tests behind it on that run: the share of them that \
+         lowered (bar and per cent, lowered / all), and links to them; a cell with a test that \
+         regressed against the baseline is outlined and says how many. A test counts for every \
+         operation it computes at reduced precision.</p>\n\
          <div class=\"legend\">",
     );
     for v in [
@@ -132,14 +150,33 @@ pub fn page(site: &Site, links: &Links) -> String {
                 continue;
             };
             let lowered = verdicts.iter().filter(|v| **v == Some("lowered")).count();
+            let share = 100 * lowered / tests.len().max(1);
+            let dropped = tests
+                .iter()
+                .filter(|t| regressed[i].contains(t.as_str()))
+                .count();
+            let (flag, note) = if dropped > 0 {
+                (
+                    " regressed",
+                    format!("<span class=\"drop\">▼ {dropped} regressed</span>"),
+                )
+            } else {
+                ("", String::new())
+            };
             let _ = write!(
                 body,
-                "<td class=\"cell {}\" data-sort=\"{}\" title=\"{}: {lowered} of {} tests lowered\">\
-                 <a href=\"#cell-{r}-{i}\">{} {lowered}/{}</a></td>",
+                "<td class=\"cell {}{flag}\" data-sort=\"{share:03}\" title=\"{}: {lowered} of {} tests \
+                 lowered{}\"><a href=\"#cell-{r}-{i}\"><span class=\"pct\">{} {share}%</span>\
+                 <span class=\"share\"><span style=\"width: {share}%\"></span></span>\
+                 <span class=\"of\">{lowered}/{} lowered</span>{note}</a></td>",
                 html::verdict_class(Some(verdict)),
-                verdict,
                 esc(verdict),
                 tests.len(),
+                if dropped > 0 {
+                    format!(", {dropped} regressed against the baseline")
+                } else {
+                    String::new()
+                },
                 html::verdict_glyph(verdict),
                 tests.len()
             );

@@ -97,7 +97,9 @@ fn run_section(run: &Run, test: &TestRun) -> String {
          <th>ch</th><th class=\"num\">expected</th><th class=\"num\">observed o</th>\
          <th class=\"num\">highp h</th><th class=\"num\">mediump m</th>\
          <th class=\"num\">reference r</th><th class=\"num\">exact</th><th>H</th><th>M</th>\
-         <th>evidence</th><th>verdict</th><th class=\"num\">ULP16</th><th class=\"num\">ULP32</th>\
+         <th>evidence</th><th>verdict</th><th class=\"num\" title=\"|o - m| in binary16 ULPs at m\">o-m ULP16</th>\
+         <th class=\"num\" title=\"|o - h| in binary32 ULPs at h\">o-h ULP32</th>\
+         <th class=\"num\" title=\"|o - exact| in binary16 ULPs: what the test amplifies\">o-exact ULP16</th>\
          <th>o = m</th></tr></thead><tbody>\n",
     );
     let mut plotted: Vec<(String, &Channel)> = Vec::new();
@@ -121,7 +123,8 @@ fn run_section(run: &Run, test: &TestRun) -> String {
                         out,
                         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
                          <td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-                         <td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+                         <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+                         <td>{}</td></tr>",
                         num(ch.highp),
                         num(ch.mediump),
                         ch.reference.map_or_else(|| "—".into(), num),
@@ -130,8 +133,9 @@ fn run_section(run: &Run, test: &TestRun) -> String {
                         interval_cell(ch.mediump_bounds),
                         evidence_cell(&ch.evidence),
                         html::verdict_badge(Some(&ch.verdict)),
+                        ulps(ch.from_mediump_ulp16),
+                        ulps(ch.from_highp_ulp32),
                         ulps(ch.ulp16_error),
-                        ulps(ch.ulp32_error),
                         if ch.matches_mediump { "yes" } else { "no" }
                     );
                     if ch.discriminates() {
