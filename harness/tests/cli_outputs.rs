@@ -200,7 +200,10 @@ fn piglit_summary_reads_an_export_and_sees_the_regressions() {
     assert!(summary.status.success(), "{report}");
     // Each judged test is two subtests: its probes and its lowering.
     assert!(report.contains("div_scalar/probes: pass fail"), "{report}");
-    assert!(report.contains("div_scalar/lowering: pass fail"), "{report}");
+    assert!(
+        report.contains("div_scalar/lowering: pass fail"),
+        "{report}"
+    );
     let row = |label: &str| {
         report
             .lines()

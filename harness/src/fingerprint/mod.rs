@@ -144,10 +144,13 @@ pub fn profile_yaml(profile: &Profile) -> String {
         {
             if depth == 0 {
                 section = key.to_string();
-            } else if section.starts_with("choices") && depth == 2 && value.is_empty() {
-                section = format!("choices.{key}");
-            } else if depth == 2 {
-                section = "choices".to_string();
+            } else if depth == 2 && section.starts_with("choices") {
+                // A group (`lowering:`) opens its section; a choice of no group closes it.
+                section = if value.is_empty() {
+                    format!("choices.{key}")
+                } else {
+                    "choices".to_string()
+                };
             }
             let full = match (depth, section.strip_prefix("choices")) {
                 (2, Some(_)) if !value.is_empty() => Some(key.to_string()),
