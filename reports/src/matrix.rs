@@ -151,6 +151,11 @@ pub fn page(site: &Site, links: &Links) -> String {
             };
             let lowered = verdicts.iter().filter(|v| **v == Some("lowered")).count();
             let share = 100 * lowered / tests.len().max(1);
+            let shown = match share {
+                0 if lowered > 0 => "<1".to_string(),
+                100 if lowered < tests.len() => ">99".to_string(),
+                _ => share.to_string(),
+            };
             let dropped = tests
                 .iter()
                 .filter(|t| regressed[i].contains(t.as_str()))
@@ -166,7 +171,7 @@ pub fn page(site: &Site, links: &Links) -> String {
             let _ = write!(
                 body,
                 "<td class=\"cell {}{flag}\" data-sort=\"{share:03}\" title=\"{}: {lowered} of {} tests \
-                 lowered{}\"><a href=\"#cell-{r}-{i}\"><span class=\"pct\">{} {share}%</span>\
+                 lowered{}\"><a href=\"#cell-{r}-{i}\"><span class=\"pct\">{} {shown}%</span>\
                  <span class=\"share\"><span style=\"width: {share}%\"></span></span>\
                  <span class=\"of\">{lowered}/{} lowered</span>{note}</a></td>",
                 html::verdict_class(Some(verdict)),

@@ -98,11 +98,19 @@ pub fn report_run(
     review: &Review,
     out: &Path,
 ) -> Result<ReportSummary, String> {
-    let loaded = |results: &ResultsFile, path: &Path| Loaded {
-        path: path.to_path_buf(),
-        label: load::label_of(path, &results.run.renderer),
-        results: results.clone(),
-        warnings: Vec::new(),
+    let loaded = |results: &ResultsFile, path: &Path| {
+        // A baseline given as its directory is labelled by that directory, as a run is.
+        let path = if path.is_dir() {
+            path.join(crate::runner::journal::RESULTS)
+        } else {
+            path.to_path_buf()
+        };
+        Loaded {
+            label: load::label_of(&path, &results.run.renderer),
+            path,
+            results: results.clone(),
+            warnings: Vec::new(),
+        }
     };
     let options = ReportOptions {
         out: out.to_path_buf(),
