@@ -235,6 +235,60 @@ pub fn page(site: &Site, links: &Links) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{Change, Comparison, Run, TestDetail, TestRun};
+
+    /// issue 25, item 5: "◐ 93/94" and "◐ 6/94" looked alike. A cell now shows its share in
+    /// per cent with a bar, and one holding a test that regressed against the baseline is
+    /// marked and says how many.
+    #[test]
+    fn a_cell_shows_its_share_and_a_regressed_cell_stands_out() {
+        let run = |label: &str, lowered: usize| Run {
+            label: label.into(),
+            tests: (0..4)
+                .map(|i| {
+                    let verdict = if i < lowered {
+                        "lowered"
+                    } else {
+                        "not-lowered"
+                    };
+                    (
+                        format!("t{i}"),
+                        TestRun {
+                            verdict: Some(verdict.into()),
+                            ..TestRun::default()
+                        },
+                    )
+                })
+                .collect(),
+            ..Run::default()
+        };
+        let detail = TestDetail {
+            operations: vec!["*".into()],
+            ..TestDetail::default()
+        };
+        let site = Site {
+            runs: vec![run("llvmpipe", 4), run("nosse", 1)],
+            comparisons: vec![Comparison {
+                old: "llvmpipe".into(),
+                new: "nosse".into(),
+                regressions: (1..4)
+                    .map(|i| Change {
+                        name: format!("t{i}"),
+                        ..Change::default()
+                    })
+                    .collect(),
+                ..Comparison::default()
+            }],
+            details: (0..4).map(|i| (format!("t{i}"), detail.clone())).collect(),
+            history: None,
+        };
+        let page = page(&site, &Links::new(&site));
+        assert!(page.contains("● 100%</span>"), "{page}");
+        assert!(page.contains("◐ 25%</span>"), "{page}");
+        assert!(page.contains("<span style=\"width: 25%\">"), "{page}");
+        assert_eq!(page.matches(" regressed\" data-sort").count(), 1, "{page}");
+        assert!(page.contains("▼ 3 regressed"), "{page}");
+    }
 
     #[test]
     fn a_cell_is_partial_when_its_tests_disagree_and_out_of_bounds_wins() {
