@@ -107,6 +107,8 @@ pub struct Probe {
     pub pixel: [u32; 2],
     /// Expected per channel.
     pub expected: Vec<f64>,
+    /// piglit's tolerance per channel.
+    pub tolerance: Vec<f64>,
     /// Observed per channel.
     pub observed: Vec<f64>,
     /// Whether piglit's rules passed it.

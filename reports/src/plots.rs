@@ -248,18 +248,20 @@ fn channel_row(area: &DrawingArea<SVGBackend, Shift>, label: &str, c: &Channel) 
         .draw()
         .ok()?;
     let clamp = |v: f64| v.clamp(lo, hi);
-    // Bands with an outline, so an interval narrower than a pixel still shows as a line.
-    let band = |(a, b): (f64, f64), y0: f64, y1: f64, colour: RGBColor, alpha: f64| {
+    // Bands with an outline, so an interval narrower than a pixel still shows as a line: H,
+    // a few binary32 ULPs wide, is thinner than a pixel beside M's [0, 1], so its outline is
+    // drawn 3 pixels wide.
+    let band = |(a, b): (f64, f64), y0: f64, y1: f64, colour: RGBColor, alpha: f64, px: u32| {
         [
             Rectangle::new([(clamp(a), y0), (clamp(b), y1)], colour.mix(alpha).filled()),
-            Rectangle::new([(clamp(a), y0), (clamp(b), y1)], colour.stroke_width(1)),
+            Rectangle::new([(clamp(a), y0), (clamp(b), y1)], colour.stroke_width(px)),
         ]
     };
     chart
-        .draw_series(band(c.mediump_bounds, 0.2, 2.8, MEDIUMP, 0.35))
+        .draw_series(band(c.mediump_bounds, 0.2, 2.8, MEDIUMP, 0.35, 1))
         .ok()?;
     chart
-        .draw_series(band(c.highp_bounds, 0.6, 2.4, HIGHP, 0.3))
+        .draw_series(band(c.highp_bounds, 0.6, 2.4, HIGHP, 0.3, 3))
         .ok()?;
     // Each marker on its own height, so equal values stay visible: h low, m high, r above
     // the middle, o in the middle.

@@ -109,7 +109,17 @@ fn run_section(run: &Run, test: &TestRun) -> String {
             let expected = probe.expected.get(c).map_or_else(String::new, |v| num(*v));
             let observed = probe.observed.get(c).map_or_else(String::new, |v| num(*v));
             let pixel = format!("({}, {})", probe.pixel[0], probe.pixel[1]);
-            let pass = if probe.pass { "" } else { " class=\"s-fail\"" };
+            // Only the channels that missed piglit's tolerance are marked, not every channel
+            // of a failed probe.
+            let missed = !probe.pass
+                && match (probe.expected.get(c), probe.observed.get(c)) {
+                    (Some(e), Some(o)) => {
+                        let tolerance = probe.tolerance.get(c).copied().unwrap_or(0.0);
+                        (o - e).abs() > tolerance || o.is_nan()
+                    }
+                    _ => true,
+                };
+            let pass = if missed { " class=\"s-fail\"" } else { "" };
             let _ = write!(
                 out,
                 "<tr><td class=\"num\">{}</td><td>{pixel}</td><td>{}</td><td class=\"num\">{expected}</td>\

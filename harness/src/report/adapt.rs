@@ -88,6 +88,7 @@ fn probe(p: &ProbeResult) -> model::Probe {
         line: p.line,
         pixel: p.pixel,
         expected: p.expected.clone(),
+        tolerance: p.tolerance.clone(),
         observed: p.observed.iter().map(|v| f64::from(*v)).collect(),
         pass: p.pass,
         channels: p.channels.iter().map(channel).collect(),
