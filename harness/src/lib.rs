@@ -10,6 +10,7 @@ pub mod compile_cmd;
 pub mod console;
 pub mod discover;
 pub mod fingerprint;
+pub mod lane;
 pub mod lint;
 pub mod outputs;
 pub mod report;

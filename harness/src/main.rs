@@ -4,13 +4,15 @@ use clap::{Parser, Subcommand};
 use halfcheck::backend::emu::{parse_mode as parse_emu_mode, resolve_profile, Mode};
 use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
-use halfcheck::console::{logger, progress::ProgressDisplay, summary::summary};
-use halfcheck::fingerprint::{fingerprint, FingerprintOptions};
+use halfcheck::console::summary::{summary, Ending};
+use halfcheck::console::{logger, progress::ProgressDisplay};
+use halfcheck::fingerprint::{fingerprint, profile_yaml, FingerprintOptions};
 use halfcheck::outputs::{self, CI_FILES};
 use halfcheck::report::{report, report_run, Images, ReportOptions};
 use halfcheck::results::ResultsFile;
 use halfcheck::review::Review;
-use halfcheck::runner::journal::{load_results, RESULTS};
+use halfcheck::runner::cache::default_dir;
+use halfcheck::runner::journal::{holds_only_a_run, load_results, RESULTS};
 use halfcheck::runner::merge::merge;
 use halfcheck::runner::{resume, run, worker_main, Hooks, RunOptions, Settings};
 use halfcheck::validate::validate;
@@ -19,6 +21,20 @@ use halfcheck::verdict::ReferenceMode;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+
+/// `print!` to stdout without panicking on a closed pipe (`halfcheck::console::print`).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        halfcheck::console::print(&format!($($arg)*))
+    };
+}
+
+/// `println!` to stdout without panicking on a closed pipe (`halfcheck::console::print`).
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        halfcheck::console::print(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
 
 /// Proves that a GPU shader compiler computes GLSL ES mediump at 16-bit precision.
 #[derive(Parser, Debug)]
@@ -167,15 +183,16 @@ struct RunArgs {
     /// llvmpipe-nosse) or a profile YAML file (see `halfcheck fingerprint`).
     #[arg(long, default_value = "llvmpipe")]
     emu_profile: String,
-    /// Directory for results.json.
-    #[arg(long, default_value = "results")]
-    results: PathBuf,
+    /// Directory for results.json (default `results`, replaced when it holds nothing but an
+    /// earlier run's files; a directory given here needs --force for that).
+    #[arg(long)]
+    results: Option<PathBuf>,
     /// Replace the results already in the results directory.
     #[arg(long)]
     force: bool,
     /// Finish the run whose results directory this is: run only the tests its journal lacks,
     /// with the same settings, and rebuild results.json.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "emu_mode", "emu_profile", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "retries", "max_fails", "framebuffers", "reference", "exact_windows", "no_verdicts"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "emu_mode", "emu_profile", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "retries", "max_fails", "framebuffers", "reference", "exact_windows", "no_verdicts", "shader_cache", "no_shader_cache"])]
     resume: Option<PathBuf>,
     /// Only run tests whose name matches this regex (repeatable).
     #[arg(short = 't', long = "include")]
@@ -220,6 +237,13 @@ struct RunArgs {
     /// draw into RGBA8, as in piglit.
     #[arg(long)]
     exact_windows: bool,
+    /// Keep Mesa's shader cache in DIR (default: $XDG_CACHE_HOME/halfcheck/mesa_shader_cache,
+    /// else ~/.cache/halfcheck/mesa_shader_cache).
+    #[arg(long, value_name = "DIR")]
+    shader_cache: Option<PathBuf>,
+    /// Run with Mesa's shader cache off: every shader compiled afresh.
+    #[arg(long, conflicts_with = "shader_cache")]
+    no_shader_cache: bool,
     /// Do not write the HTML report into DIR/report/.
     #[arg(long)]
     no_report: bool,
@@ -233,6 +257,25 @@ struct RunArgs {
     /// `always`; `none`).
     #[arg(long, value_enum, default_value = "driver")]
     reference: ReferenceMode,
+}
+
+/// Where `run` writes without `--results`.
+const DEFAULT_RESULTS: &str = "results";
+
+/// Whether `run` replaces the results directory without `--force`: only the default one
+/// (`results` was not given), and only when it holds nothing but an earlier run's files, so
+/// the README's first command works the second time, as a piglit or deqp-runner user reruns
+/// into one directory. A directory named with `--results` (a nightly's) is never replaced
+/// unasked.
+fn replaces_default(results: Option<&Path>) -> bool {
+    let dir = Path::new(DEFAULT_RESULTS);
+    let replace = results.is_none() && holds_only_a_run(dir);
+    if replace {
+        log::warn!(
+            "replacing the earlier run in {DEFAULT_RESULTS}/ (give --results DIR to keep runs apart)"
+        );
+    }
+    replace
 }
 
 /// `K/N` with 1 <= K <= N.
@@ -302,7 +345,7 @@ fn main() -> ExitCode {
         }
         Commands::Compile(args) => match halfcheck::compile_cmd::run(&args) {
             Ok(out) => {
-                print!("{out}");
+                out!("{out}");
                 ExitCode::SUCCESS
             }
             Err(e) => {
@@ -352,18 +395,18 @@ fn parse_command(paths: &[PathBuf], stats: bool) -> ExitCode {
         );
     }
     if stats {
-        println!(
+        outln!(
             "{} files parsed, {} with errors, in {:.2} s",
             report.parsed,
             report.errors.len(),
             start.elapsed().as_secs_f64()
         );
         if !report.unsupported.is_empty() {
-            println!("unsupported commands (files using each):");
+            outln!("unsupported commands (files using each):");
             let mut by_count: Vec<_> = report.unsupported.iter().collect();
             by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
             for (name, n) in by_count {
-                println!("  {n:>7}  {name}");
+                outln!("  {n:>7}  {name}");
             }
         }
     }
@@ -375,8 +418,11 @@ fn parse_command(paths: &[PathBuf], stats: bool) -> ExitCode {
 }
 
 /// Reads `--expectations` and `--baseline` before anything runs, so a typo costs no run.
-fn load_review(expectations: Option<&Path>, baseline: Option<&Path>) -> Result<Review, String> {
-    let baseline = match baseline {
+fn load_review(
+    expectations_path: Option<&Path>,
+    baseline_path: Option<&Path>,
+) -> Result<Review, String> {
+    let baseline = match baseline_path {
         Some(path) => {
             let loaded = load_results(path)?;
             for warning in &loaded.warnings {
@@ -386,8 +432,8 @@ fn load_review(expectations: Option<&Path>, baseline: Option<&Path>) -> Result<R
         }
         None => None,
     };
-    let expectations = expectations.map(Expectations::load).transpose()?;
-    Ok(Review::new(expectations, baseline))
+    let loaded = expectations_path.map(Expectations::load).transpose()?;
+    Ok(Review::new(loaded, baseline).read_from(expectations_path, baseline_path))
 }
 
 /// `halfcheck run`: with expectations or a baseline, exit 1 on anything unexpected or any
@@ -402,10 +448,16 @@ fn run_command(args: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // Unless --no-report, the HTML report goes into DIR/report/ with the baseline beside the
-    // run; failing to write it is a warning, never a failed run.
+    // Unless --no-report (given now, or recorded by the run being resumed), the HTML report
+    // goes into DIR/report/ with the baseline beside the run; failing to write it is a
+    // warning, never a failed run.
     let report_baseline = (!args.no_report).then(|| args.baseline.clone());
-    let progress = ProgressDisplay::new();
+    let results_dir = match (&args.resume, &args.results) {
+        (Some(dir), _) | (None, Some(dir)) => dir.clone(),
+        (None, None) => PathBuf::from(DEFAULT_RESULTS),
+    };
+    let progress = ProgressDisplay::new()
+        .with_plan(review.against(), &results_dir.join(outputs::FAILURES_CSV));
     let hooks = Hooks {
         command_line: std::env::args().collect(),
         renderer_guard: if args.skip_renderer_check {
@@ -452,9 +504,19 @@ fn run_command(args: RunArgs) -> ExitCode {
                     reference: args.reference,
                     exact_windows: args.exact_windows,
                     verdicts: !args.no_verdicts,
+                    report: !args.no_report,
+                    shader_cache: if args.no_shader_cache {
+                        None
+                    } else {
+                        args.shader_cache
+                            .map(|dir| halfcheck::discover::absolute(&dir))
+                            .or_else(default_dir)
+                    },
                 },
-                results_dir: args.results,
-                force: args.force,
+                force: args.force || replaces_default(args.results.as_deref()),
+                results_dir: args
+                    .results
+                    .unwrap_or_else(|| PathBuf::from(DEFAULT_RESULTS)),
             };
             log::debug!(
                 "run {:?} with {:?} into {}",
@@ -473,23 +535,31 @@ fn run_command(args: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let code = print_outcome(&outcome.results, &review, &outcome.results_path);
-    if let Some(baseline_path) = report_baseline {
+    let code = print_outcome(
+        &outcome.results,
+        &review,
+        &outcome.results_path,
+        outcome.signal_exit,
+    );
+    if let Some(baseline_path) = report_baseline.filter(|_| outcome.report) {
         let baseline = review.baseline().zip(baseline_path.as_deref());
         let out = outcome
             .results_path
             .parent()
             .unwrap_or(Path::new("."))
             .join("report");
-        match report_run(&outcome.results, &outcome.results_path, baseline, &out) {
-            Ok(summary) => println!("report: {}", summary.index.display()),
+        match report_run(
+            &outcome.results,
+            &outcome.results_path,
+            baseline,
+            &review,
+            &out,
+        ) {
+            Ok(summary) => outln!("report: {}", summary.index.display()),
             Err(e) => log::warn!("no report: {e}"),
         }
     }
-    match outcome.signal_exit {
-        Some(signal) => ExitCode::from(signal),
-        None => code,
-    }
+    code
 }
 
 /// `halfcheck merge`: exits as `run` does (1 when the merged run has anything unexpected, 2
@@ -510,7 +580,7 @@ fn merge_command(
             for warning in &merged.warnings {
                 log::warn!("{warning}");
             }
-            print_outcome(&merged.results, &review, &output.join(RESULTS))
+            print_outcome(&merged.results, &review, &output.join(RESULTS), None)
         }
         Err(e) => {
             log::error!("{e}");
@@ -520,22 +590,33 @@ fn merge_command(
 }
 
 /// Prints the summary of a finished run (and its comparison with the baseline) and where its
-/// files are; exit 1 when the review found anything that fails it.
-fn print_outcome(results: &ResultsFile, review: &Review, results_path: &Path) -> ExitCode {
-    print!("{}", summary(results, review));
+/// files are; exit 1 when the review found anything that fails it, `signal_exit` when a
+/// signal stopped it.
+fn print_outcome(
+    results: &ResultsFile,
+    review: &Review,
+    results_path: &Path,
+    signal_exit: Option<u8>,
+) -> ExitCode {
+    let code = signal_exit.unwrap_or(u8::from(!review.passed(results)));
+    let failures_csv = results_path
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(outputs::FAILURES_CSV);
+    let ending = Ending {
+        exit: code,
+        failures_csv: &failures_csv,
+    };
+    out!("{}", summary(results, review, &ending));
     if let Some(comparison) = review.comparison(results) {
-        print!("{}", comparison.report());
+        out!("{}", comparison.report());
     }
-    println!(
+    outln!(
         "results: {} (and {} beside it)",
         results_path.display(),
         CI_FILES.join(", ")
     );
-    if review.passed(results) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    ExitCode::from(code)
 }
 
 /// `halfcheck export RESULTS --piglit DIR`: exit 2 when the results cannot be read or written.
@@ -548,7 +629,7 @@ fn export_command(results: &Path, piglit: &Path) -> ExitCode {
     });
     match written {
         Ok(path) => {
-            println!("piglit results: {}", path.display());
+            outln!("piglit results: {}", path.display());
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -602,7 +683,7 @@ fn report_command(args: ReportArgs) -> ExitCode {
             for w in &summary.warnings {
                 log::warn!("{w}");
             }
-            println!(
+            outln!(
                 "report: {} ({} files, {:.1} MB, {} regressions, {:.1} s)",
                 summary.index.display(),
                 summary.written.files,
@@ -623,17 +704,17 @@ fn report_command(args: ReportArgs) -> ExitCode {
 fn lint_command(paths: &[PathBuf]) -> ExitCode {
     let report = halfcheck::lint::lint(paths);
     for f in &report.findings {
-        println!("{}:{}: {}", f.test, f.line, f.message);
+        outln!("{}:{}: {}", f.test, f.line, f.message);
     }
     // A mediump test lint could not check is as worth knowing as a finding.
     for (test, reason) in &report.skipped {
         if reason == halfcheck::lint::NOT_APPLICABLE {
             log::debug!("{test}: skipped: {reason}");
         } else {
-            println!("{test}: skipped: {reason}");
+            outln!("{test}: skipped: {reason}");
         }
     }
-    println!(
+    outln!(
         "{} tests checked, {} skipped, {} findings",
         report.checked,
         report.skipped.len(),
@@ -657,14 +738,14 @@ fn fingerprint_command(options: &FingerprintOptions, output: &std::path::Path) -
             return ExitCode::from(2);
         }
     };
-    if let Err(e) = std::fs::write(output, profile.to_yaml()) {
+    if let Err(e) = std::fs::write(output, profile_yaml(&profile)) {
         eprintln!("halfcheck: cannot write {}: {e}", output.display());
         return ExitCode::from(2);
     }
     for (key, why) in &profile.undetermined {
-        println!("undetermined: {key}: {why}");
+        outln!("undetermined: {key}: {why}");
     }
-    println!(
+    outln!(
         "profile {} ({}): {} choices measured, {} undetermined, in {:.1} s; written to {}",
         profile.name,
         profile.describes,
@@ -691,7 +772,7 @@ fn compare_command(old: &Path, new: &Path) -> ExitCode {
     }
     let review = Review::new(None, Some(old.results));
     if let Some(comparison) = review.comparison(&new.results) {
-        print!("{}", comparison.report());
+        out!("{}", comparison.report());
     }
     if review.passed(&new.results) {
         ExitCode::SUCCESS
@@ -718,7 +799,7 @@ fn devices_command() -> ExitCode {
                     .as_ref()
                     .map_or_else(|| "software".to_string(), |p| p.display().to_string());
                 let vendor = device.vendor.as_deref().unwrap_or("unknown vendor");
-                println!("{}: {renderer} [{vendor}, {node}]", device.index);
+                outln!("{}: {renderer} [{vendor}, {node}]", device.index);
             }
             ExitCode::SUCCESS
         }

@@ -9,7 +9,10 @@
 //! `failures.csv` and `halfcheck compare` (a review against the older run as baseline).
 //!
 //! The rule, first match wins:
-//! 1. A result whose attempts disagreed (`flake`, from `--retries`) is a flake.
+//! 1. A test run more than once (`--retries`) of which one attempt met its expectation (or,
+//!    without expectations or baseline, did not fail), as deqp-runner defines a flake, is a
+//!    flake. Attempts that differ but all miss are no flake: the test is the worst of them
+//!    ([`settle`]) and judged as the rules below say.
 //! 2. With expectations, what differs from them (as deqp-runner treats its baselines): an
 //!    unexpected result, an unexpected improvement (still failing until the expectations are
 //!    updated), or, for a test the expectations list under `flakes`, a flake.
@@ -18,9 +21,10 @@
 //!
 //! A flake is reported apart and never fails a run; every other finding does.
 
-use crate::results::{ResultsFile, Status, TestResult, Verdict};
+use crate::results::{Attempt, ResultsFile, Status, TestResult, Verdict};
 use crate::verdict::compare::{compare, is_regression, Comparison};
 use crate::verdict::expectations::Expectations;
+use std::path::Path;
 
 /// Why a test needs attention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,8 +36,9 @@ pub enum FindingKind {
     /// Better than the expectations say (an unexpected pass, more lowering): still a failure
     /// until the expectations are updated.
     Improvement,
-    /// Its attempts disagreed (`--retries`), or it differs from the expectations and they
-    /// list it under `flakes`: reported apart, never failing.
+    /// One of its attempts (`--retries`) met its expectation and another did not, or it
+    /// differs from the expectations and they list it under `flakes`: reported apart, never
+    /// failing.
     Flake,
     /// Worse than in the baseline run.
     Regression,
@@ -103,6 +108,23 @@ pub struct Review {
     expectations: Option<Expectations>,
     /// `--baseline`.
     baseline: Option<ResultsFile>,
+    /// Where they were read from, for people ([`Review::against`]).
+    sources: Vec<String>,
+}
+
+/// How many results of a run the review found, by kind: the first line of a summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    /// Results that fail the run.
+    pub failing: usize,
+    /// Of those, the ones that are no improvement: worse than, or only different from, what
+    /// was expected or the baseline gave.
+    pub regressions: usize,
+    /// Results better than expected (failing until the expectations are updated), and
+    /// results better than in the baseline run (failing nothing).
+    pub fixes: usize,
+    /// Flakes, which fail nothing.
+    pub flakes: usize,
 }
 
 impl Review {
@@ -111,12 +133,53 @@ impl Review {
         Review {
             expectations,
             baseline,
+            sources: Vec::new(),
+        }
+    }
+
+    /// The same review, saying where its expectations and baseline were read from.
+    pub fn read_from(mut self, expectations: Option<&Path>, baseline: Option<&Path>) -> Review {
+        self.sources = expectations
+            .map(|p| p.display().to_string())
+            .into_iter()
+            .chain(baseline.map(|p| format!("baseline {}", p.display())))
+            .collect();
+        self
+    }
+
+    /// Whether the run is judged by expectations or a baseline, not by its statuses alone.
+    pub fn judges_by_checks(&self) -> bool {
+        self.expectations.is_some() || self.baseline.is_some()
+    }
+
+    /// What the run is judged against, for people: `cases/expectations/llvmpipe.yaml`,
+    /// `baseline OLD`, both, or `its statuses (no expectations or baseline)`.
+    pub fn against(&self) -> String {
+        match (self.judges_by_checks(), self.sources.is_empty()) {
+            (false, _) => "its statuses (no expectations or baseline)".to_string(),
+            (true, false) => self.sources.join(" and "),
+            (true, true) => "expectations or a baseline".to_string(),
+        }
+    }
+
+    /// The counts of what the review found in `results`.
+    pub fn tally(&self, results: &ResultsFile) -> Tally {
+        let findings = self.findings(results);
+        let count = |keep: &dyn Fn(FindingKind) -> bool| {
+            findings.iter().filter(|(_, _, f)| keep(f.kind)).count()
+        };
+        let baseline_fixes = self.comparison(results).map_or(0, |c| c.fixes.len());
+        Tally {
+            failing: count(&|k| k.fails_run()),
+            regressions: count(&|k| k.fails_run() && k != FindingKind::Improvement),
+            fixes: count(&|k| k == FindingKind::Improvement) + baseline_fixes,
+            flakes: count(&|k| k == FindingKind::Flake),
         }
     }
 
     /// Why test `name`, which ended with `result`, needs attention; `None` when it does not.
     pub fn finding(&self, name: &str, result: &TestResult) -> Option<Finding> {
-        if result.flake {
+        if result.flake && self.some_attempt_met(name, result) {
             let mut outcomes: Vec<String> = result
                 .attempts
                 .iter()
@@ -130,6 +193,19 @@ impl Review {
                 reason: Some("changed when run again".to_string()),
             });
         }
+        self.checked(name, result)
+    }
+
+    /// Whether one of the attempts at `result` (itself included) fails nothing, by the rules
+    /// after the first: a result marked `flake` by a runner that judged otherwise (an older
+    /// journal: attempts that differed but all missed) is judged as any other.
+    fn some_attempt_met(&self, name: &str, result: &TestResult) -> bool {
+        let meets = |r: &TestResult| self.checked(name, r).is_none_or(|f| !f.kind.fails_run());
+        meets(result) || result.attempts.iter().any(|a| meets(&attempt_result(a)))
+    }
+
+    /// Rules 2 to 4 of the module's rule: `result` as one attempt, whatever its others gave.
+    fn checked(&self, name: &str, result: &TestResult) -> Option<Finding> {
         if let Some(u) = self
             .expectations
             .as_ref()
@@ -226,6 +302,64 @@ impl Review {
     pub fn renderer_guard(&self) -> Option<regex::Regex> {
         self.expectations.as_ref().and_then(|e| e.renderer.clone())
     }
+}
+
+/// The one result of a test that was run `runs.len()` times (`--retries`, oldest first), as
+/// deqp-runner settles them: when the last run does not fail (`fails`) and an earlier one did,
+/// the test is a flake, the last run its result and the others its `attempts`. Otherwise every
+/// run missed: the result is the worst of them (by [`severity`], the earliest of equals), the
+/// others its `attempts`, and no flake, so it fails the run. `None` for no runs.
+pub fn settle(runs: Vec<TestResult>, fails: impl Fn(&TestResult) -> bool) -> Option<TestResult> {
+    let last = runs.len().checked_sub(1)?;
+    let flake = last > 0 && !fails(&runs[last]);
+    let keep = if flake {
+        last
+    } else {
+        // `max_by_key` keeps the last of equals; reversed, the earliest.
+        (0..runs.len())
+            .rev()
+            .max_by_key(|&i| severity(runs[i].status))
+            .unwrap_or(last)
+    };
+    let mut attempts = Vec::new();
+    let mut kept = None;
+    for (i, mut run) in runs.into_iter().enumerate() {
+        if i == keep {
+            kept = Some(run);
+        } else {
+            attempts.push(Attempt {
+                status: run.status,
+                verdict: run.verdict,
+                reason: run.reason.take(),
+            });
+        }
+    }
+    let mut result = kept?;
+    result.attempts = attempts;
+    result.flake = flake;
+    Some(result)
+}
+
+/// How bad a status is, for [`settle`]: a crash is the worst, then a timeout, an error, a
+/// failure, a warning, a pass, and a skip (which ran nothing).
+pub fn severity(status: Status) -> u8 {
+    match status {
+        Status::Skip => 0,
+        Status::Pass => 1,
+        Status::Warn => 2,
+        Status::Fail => 3,
+        Status::Error => 4,
+        Status::Timeout => 5,
+        Status::Crash => 6,
+    }
+}
+
+/// An earlier attempt as a result of its own, to be judged.
+fn attempt_result(attempt: &Attempt) -> TestResult {
+    let mut result = TestResult::with_status(attempt.status, "");
+    result.reason = attempt.reason.clone();
+    result.verdict = attempt.verdict;
+    result
 }
 
 /// `status` or `status, verdict`, as findings show a result.

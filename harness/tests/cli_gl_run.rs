@@ -210,10 +210,12 @@ fn no_verdicts_refuses_expectations_and_baselines() {
     }
 }
 
-/// Mesa's shader cache goes into the results directory, never the home directory, in one
-/// file rather than one per compiled shader.
+/// Mesa's shader cache goes into the user's cache directory (without `XDG_CACHE_HOME`,
+/// `~/.cache/halfcheck/mesa_shader_cache`, here a temporary home), nowhere else in the home
+/// directory and not into the results directory, in one file rather than one per compiled
+/// shader.
 #[test]
-fn the_shader_cache_is_one_file_in_the_results_directory() {
+fn the_shader_cache_is_one_file_in_the_users_cache_directory() {
     if !have_gl() {
         return;
     }
@@ -251,15 +253,64 @@ fn the_shader_cache_is_one_file_in_the_results_directory() {
         .output()
         .expect("runs");
     assert_eq!(output.status.code(), Some(0), "{output:?}");
-    let files = files_under(&dir.join("out/mesa_shader_cache"));
+    assert!(!dir.join("out/mesa_shader_cache").exists());
+    let files = files_under(&home.join(".cache/halfcheck/mesa_shader_cache"));
     let names: Vec<String> = files
         .iter()
         .filter_map(|f| Some(f.file_name()?.to_str()?.to_string()))
         .collect();
     assert!(names.iter().any(|n| n == "foz_cache.foz"), "{names:?}");
     assert!(files.len() <= 4, "one cache file and its index: {names:?}");
-    assert!(
-        std::fs::read_dir(&home).expect("home").next().is_none(),
-        "nothing written to the home directory"
+    let in_home: Vec<_> = std::fs::read_dir(&home)
+        .expect("home")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(
+        in_home,
+        [".cache"],
+        "nothing else written to the home directory"
     );
+}
+
+/// issue 25, item 13: Mesa's shader cache persists in the user's cache directory (here the
+/// tests' own `XDG_CACHE_HOME`), one subdirectory per driver environment, not in the results
+/// directory; `--shader-cache DIR` moves it and `--no-shader-cache` writes none.
+#[test]
+fn the_shader_cache_persists_in_the_user_cache_and_can_move_or_be_off() {
+    if !have_gl() {
+        return;
+    }
+    let root = temp_dir("shader-cache");
+    let file = [cases().join("arithmetic/div_scalar.shader_test")];
+    let home = root.join("home");
+    let go = |results: &str, extra: &[&str]| {
+        let output = halfcheck()
+            .env("XDG_CACHE_HOME", &home)
+            .env_remove("MESA_SHADER_CACHE_DIR")
+            .env_remove("GALLIUM_NOSSE")
+            .args(["run", "--backend", "gl", "--no-report", "-j", "1"])
+            .args(extra)
+            .arg("--results")
+            .arg(root.join(results))
+            .args(&file)
+            .output()
+            .expect("runs");
+        assert!(output.status.success(), "{}", text(&output));
+    };
+    let entries = |dir: &Path| std::fs::read_dir(dir).map_or(0, |d| d.count());
+    go("default", &[]);
+    let cache = home.join("halfcheck/mesa_shader_cache");
+    assert!(entries(&cache) > 0, "nothing cached in {}", cache.display());
+    assert!(!root.join("default/mesa_shader_cache").exists());
+    let moved = root.join("moved");
+    go("elsewhere", &["--shader-cache", arg_of(&moved)]);
+    assert!(entries(&moved) > 0, "nothing cached in {}", moved.display());
+    std::fs::remove_dir_all(&home).expect("rm");
+    go("off", &["--no-shader-cache"]);
+    assert!(!home.exists(), "--no-shader-cache wrote {}", home.display());
+}
+
+fn arg_of(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
 }

@@ -198,7 +198,12 @@ fn piglit_summary_reads_an_export_and_sees_the_regressions() {
         .expect("piglit runs");
     let report = text(&summary);
     assert!(summary.status.success(), "{report}");
-    assert!(report.contains("div_scalar: pass fail"), "{report}");
+    // Each judged test is two subtests: its probes and its lowering.
+    assert!(report.contains("div_scalar/probes: pass fail"), "{report}");
+    assert!(
+        report.contains("div_scalar/lowering: pass fail"),
+        "{report}"
+    );
     let row = |label: &str| {
         report
             .lines()
@@ -207,9 +212,65 @@ fn piglit_summary_reads_an_export_and_sees_the_regressions() {
             .unwrap_or_else(|| panic!("no {label} row: {report}"))
     };
     assert_eq!(row("name:"), ["lowering", "not-lowering"]);
-    assert_eq!(row("pass:"), [total.to_string(), "0".to_string()]);
-    assert_eq!(row("fail:"), ["0".to_string(), total.to_string()]);
-    assert_eq!(row("regressions:"), ["0".to_string(), total.to_string()]);
+    let subtests = (2 * total).to_string();
+    assert_eq!(row("pass:"), [subtests.clone(), "0".to_string()]);
+    assert_eq!(row("fail:"), ["0".to_string(), subtests.clone()]);
+    assert_eq!(row("regressions:"), ["0".to_string(), subtests]);
+}
+
+/// issue 25, item 12: the export carried the status only, so `piglit summary` saw nothing when
+/// lowering regressed and the probes still passed. Each judged test now carries its verdict as
+/// a `lowering` subtest beside its `probes` status, and piglit counts the regression.
+#[test]
+fn piglit_summary_sees_a_lowering_regression_whose_probes_still_pass() {
+    let Some(piglit) = piglit_command() else {
+        return;
+    };
+    let dir = temp_dir("piglit-lowering");
+    let ran = halfcheck()
+        .args(["run", "--backend", "mock", "--no-report", "--results"])
+        .arg(dir.join("mock"))
+        .arg(cases().join("arithmetic/div_scalar.shader_test"))
+        .output()
+        .expect("runs");
+    assert!(ran.status.success(), "{}", text(&ran));
+    let mock: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("mock/results.json")).expect("results.json"),
+    )
+    .expect("JSON");
+    for (night, verdict) in [("before", "lowered"), ("after", "not-lowered")] {
+        let mut results = mock.clone();
+        results["tests"]["cases/arithmetic/div_scalar.shader_test"]["verdict"] = verdict.into();
+        let file = dir.join(format!("{night}.json"));
+        std::fs::write(&file, results.to_string()).expect("write");
+        let export = halfcheck()
+            .arg("export")
+            .arg(&file)
+            .arg("--piglit")
+            .arg(dir.join(night))
+            .output()
+            .expect("export runs");
+        assert!(export.status.success(), "{}", text(&export));
+    }
+    let summary = Command::new(&piglit)
+        .args(["summary", "console"])
+        .arg(dir.join("before"))
+        .arg(dir.join("after"))
+        .env("HOME", &dir)
+        .output()
+        .expect("piglit runs");
+    let report = text(&summary);
+    assert!(summary.status.success(), "{report}");
+    assert!(
+        report.contains("div_scalar/lowering: pass fail"),
+        "{report}"
+    );
+    assert!(report.contains("div_scalar/probes: pass pass"), "{report}");
+    let regressions = report
+        .lines()
+        .find(|l| l.trim_start().starts_with("regressions:"))
+        .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>());
+    assert_eq!(regressions, Some(vec!["0", "1"]), "{report}");
 }
 
 #[test]
@@ -228,4 +289,23 @@ fn export_of_a_missing_run_says_so() {
         "{}",
         text(&export)
     );
+}
+
+/// issue 25, item 9: the README's `results.json` example was no JSON (two `"tests"` keys,
+/// `{...}` placeholders). Every ```json block of the README parses.
+#[test]
+fn the_readmes_json_examples_are_json() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .expect("README.md");
+    let blocks: Vec<&str> = readme
+        .split("```json\n")
+        .skip(1)
+        .filter_map(|rest| rest.split("\n```").next())
+        .collect();
+    assert!(!blocks.is_empty(), "no ```json block in README.md");
+    for block in blocks {
+        let parsed: Result<serde_json::Value, _> = serde_json::from_str(block);
+        assert!(parsed.is_ok(), "{parsed:?}:\n{block}");
+    }
 }

@@ -28,7 +28,18 @@ fn fingerprint(dir: &Path, name: &str, args: &[&str], env: &[(&str, &str)]) -> P
         text(&output)
     );
     let yaml = std::fs::read_to_string(&out).expect("profile written");
-    Profile::from_yaml(&yaml, &out.display().to_string()).expect("the profile it wrote parses")
+    let profile =
+        Profile::from_yaml(&yaml, &out.display().to_string()).expect("the profile it wrote parses");
+    // issue 25, item 11: the evidence cites no probe file (the battery's scratch directory is
+    // gone), and every choice left undetermined says so on its line in `choices:`.
+    assert!(!yaml.contains(".shader_test"), "{yaml}");
+    assert_eq!(
+        yaml.matches("# undetermined: the default, not measured")
+            .count(),
+        profile.undetermined.len(),
+        "{yaml}"
+    );
+    profile
 }
 
 /// The fingerprint decides what the shipped profile decides, to the same values, and leaves
@@ -175,6 +186,8 @@ fn fingerprint_of_llvmpipe_without_sse_is_the_shipped_nosse_profile() {
         return;
     }
     assert_is_shipped(&profile, "llvmpipe-nosse");
+    // Named by its lane, not `llvmpipe`.
+    assert_eq!(profile.name, "llvmpipe-nosse");
     // A lane that lowers mediump ints but not floats, neither of the other two profiles.
     assert!(!profile.choices.lowering.float16 && profile.choices.lowering.int16);
 }

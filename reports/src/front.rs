@@ -1,6 +1,7 @@
-//! The front page: regressions, fixes and changes first (with the numbers that decided
-//! each), then each run (driver, versions, precision formats), counts per verdict and status,
-//! and each run's distribution of observed error in ULPs.
+//! The front page: what a run was judged against and the results that need attention first
+//! (a run's own report), then regressions, fixes and changes (with the numbers that decided
+//! each), then each run (driver, lane, versions, precision formats), counts per verdict and
+//! status, and each run's distances of `o` from the binary16 and binary32 predictions in ULPs.
 
 use crate::html::{self, esc, num, Nav};
 use crate::model::{Change, Channel, Comparison, Run, Site, TestRun};
@@ -25,6 +26,11 @@ const STATUS_ORDER: [&str; 7] = ["pass", "warn", "fail", "skip", "crash", "timeo
 pub fn page(site: &Site, links: &Links) -> String {
     let mut body = String::new();
     body.push_str(&headline(site));
+    for run in &site.runs {
+        if let Some(judged) = &run.judged {
+            body.push_str(&judged_section(run, judged, links));
+        }
+    }
     for comparison in &site.comparisons {
         body.push_str(&comparison_section(site, comparison, links));
     }
@@ -35,11 +41,16 @@ pub fn page(site: &Site, links: &Links) -> String {
     body.push_str("</div>\n");
     body.push_str(&counts(site));
     body.push_str(
-        "<h2>Observed error</h2>\n<p class=\"note\">Every judged channel that could \
-         discriminate: |o - exact| in ULPs of binary16 and of binary32 at the exact value. A \
-         driver that does not lower stays within a few binary32 ULPs (under one binary16 ULP); \
-         lowering shows as errors of a binary16 ULP or more, far more where a test amplifies \
-         them (as <code>fract(x * 1024.0)</code> does).</p>\n",
+        "<h2>How far the driver is from each prediction</h2>\n<p class=\"note\">Every judged \
+         channel that could discriminate. Left: |o - m|, the distance of the observed value \
+         from the binary16 prediction <code>m</code>, in binary16 ULPs at <code>m</code>; \
+         right: |o - h|, from the binary32 prediction <code>h</code>, in binary32 ULPs at \
+         <code>h</code>. A driver that lowers as Mesa does has its channels in the left \
+         chart's 0 bar; one that computes at highp, in the right chart's 0 bar; elsewhere, \
+         the driver rounds otherwise than both predictions. The distance from the exact \
+         value is not shown here: cases amplify the error on purpose (as \
+         <code>fract(x * 1024.0)</code> does), so it measures the test, not the driver; \
+         each test's page has it.</p>\n",
     );
     for run in &site.runs {
         let channels: Vec<&Channel> = run
@@ -76,7 +87,29 @@ fn headline(site: &Site) -> String {
     let runs: Vec<String> = site.runs.iter().map(|r| esc(&r.label)).collect();
     let regressions: usize = site.comparisons.iter().map(|c| c.regressions.len()).sum();
     let fixes: usize = site.comparisons.iter().map(|c| c.fixes.len()).sum();
-    let (class, text) = if site.comparisons.is_empty() {
+    let judged = site
+        .runs
+        .iter()
+        .find_map(|r| r.judged.as_ref().map(|j| (r, j)));
+    let (class, text) = if let Some((run, judged)) = judged {
+        let failing = judged.findings.iter().filter(|f| f.fails).count();
+        let words = if judged.against.starts_with("its statuses") {
+            "failed tests"
+        } else {
+            "unexpected results"
+        };
+        (
+            if failing > 0 { " bad" } else { "" },
+            format!(
+                "<strong>{} (lane {}): {failing} {words}</strong>, judged against {}; exit \
+                 status {}.",
+                esc(&run.label),
+                esc(&run.lane),
+                esc(&judged.against),
+                judged.exit
+            ),
+        )
+    } else if site.comparisons.is_empty() {
         (
             "",
             format!(
@@ -103,6 +136,75 @@ fn headline(site: &Site) -> String {
         )
     };
     format!("<p class=\"summary-line{class}\">{text}</p>\n")
+}
+
+/// What a run's review found, the results that fail it first, each with the numbers that
+/// decided it.
+fn judged_section(run: &Run, judged: &crate::model::Judged, links: &Links) -> String {
+    let mut out = format!(
+        "<h2>{} judged against {}</h2>\n",
+        esc(&run.label),
+        esc(&judged.against)
+    );
+    if judged.findings.is_empty() {
+        out.push_str("<p>Every result is as expected.</p>\n");
+        return out;
+    }
+    let id = format!("judged-{}", html::test_file_stem(&run.label));
+    let _ = write!(
+        out,
+        "<details open><summary><strong>Results that need attention ({})</strong></summary>\n\
+         <input class=\"filter\" hidden data-table=\"{id}\" placeholder=\"filter\">\n\
+         <div class=\"scroll\"><table class=\"sortable regressions\" id=\"{id}\"><thead><tr>\
+         <th>test</th><th>finding</th><th>expected</th><th>got</th><th>what decided it</th>\
+         </tr></thead><tbody>\n",
+        judged.findings.len()
+    );
+    for f in &judged.findings {
+        let test = run.tests.get(&f.name);
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            links.test_anchor(&f.name, ""),
+            esc(&f.kind),
+            esc(f.expected.as_deref().unwrap_or("—")),
+            esc(&f.actual),
+            test.map(numbers).unwrap_or_default()
+        );
+    }
+    out.push_str("</tbody></table></div></details>\n");
+    out
+}
+
+/// The discriminating channels of one result (at most three): o against h and m.
+fn numbers(test: &TestRun) -> String {
+    let mut parts = Vec::new();
+    for probe in &test.probes {
+        for (c, ch) in probe.channels.iter().enumerate() {
+            if !ch.discriminates() {
+                continue;
+            }
+            if parts.len() == 3 {
+                parts.push("…".to_string());
+                return parts.join("<br>");
+            }
+            parts.push(format!(
+                "line {} {}: o {} ({}); h {}, m {}",
+                probe.line,
+                channel_name(c),
+                num(ch.observed),
+                esc(&ch.verdict),
+                num(ch.highp),
+                num(ch.mediump)
+            ));
+        }
+    }
+    if parts.is_empty() {
+        if let Some(reason) = test.reason.as_deref().and_then(|r| r.lines().next()) {
+            parts.push(format!("<span class=\"mono\">{}</span>", esc(reason)));
+        }
+    }
+    parts.join("<br>")
 }
 
 /// A run by label.
@@ -247,6 +349,7 @@ fn run_card(run: &Run) -> String {
         let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", esc(k), v);
     };
     row("renderer", &esc(&run.renderer));
+    row("lane", &esc(&run.lane));
     row("backend", &esc(&run.backend));
     for (k, v) in &run.versions {
         row(k, &esc(v));

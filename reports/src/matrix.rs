@@ -6,7 +6,7 @@ use crate::front::VERDICT_ORDER;
 use crate::html::{self, esc, Nav};
 use crate::model::Site;
 use crate::Links;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 /// What a cell says about its tests' verdicts.
@@ -81,14 +81,32 @@ pub fn rows(site: &Site) -> BTreeMap<String, Vec<Vec<String>>> {
     rows
 }
 
+/// Per run (by index), the tests that regressed against the baseline in the site's
+/// comparisons.
+fn regressed(site: &Site) -> Vec<BTreeSet<&str>> {
+    site.runs
+        .iter()
+        .map(|run| {
+            site.comparisons
+                .iter()
+                .filter(|c| c.new == run.label)
+                .flat_map(|c| c.regressions.iter().map(|r| r.name.as_str()))
+                .collect()
+        })
+        .collect()
+}
+
 /// `matrix.html`.
 pub fn page(site: &Site, links: &Links) -> String {
     let rows = rows(site);
+    let regressed = regressed(site);
     let mut body = String::from(
         "<p class=\"note\">Rows: the operations and built-ins that tests compute at lowp or \
          mediump, read from halfcheck's compiler (Mesa's precision rules). Columns: runs. A cell \
-         sums up the verdicts of the tests behind it on that run (judged tests / all) and links \
-         to them; a test counts for every operation it computes at reduced precision.</p>\n\
+         sums up the verdicts of the tests behind it on that run: the share of them that \
+         lowered (bar and per cent, lowered / all), and links to them; a cell with a test that \
+         regressed against the baseline is outlined and says how many. A test counts for every \
+         operation it computes at reduced precision.</p>\n\
          <div class=\"legend\">",
     );
     for v in [
@@ -132,14 +150,38 @@ pub fn page(site: &Site, links: &Links) -> String {
                 continue;
             };
             let lowered = verdicts.iter().filter(|v| **v == Some("lowered")).count();
+            let share = 100 * lowered / tests.len().max(1);
+            let shown = match share {
+                0 if lowered > 0 => "<1".to_string(),
+                100 if lowered < tests.len() => ">99".to_string(),
+                _ => share.to_string(),
+            };
+            let dropped = tests
+                .iter()
+                .filter(|t| regressed[i].contains(t.as_str()))
+                .count();
+            let (flag, note) = if dropped > 0 {
+                (
+                    " regressed",
+                    format!("<span class=\"drop\">▼ {dropped} regressed</span>"),
+                )
+            } else {
+                ("", String::new())
+            };
             let _ = write!(
                 body,
-                "<td class=\"cell {}\" data-sort=\"{}\" title=\"{}: {lowered} of {} tests lowered\">\
-                 <a href=\"#cell-{r}-{i}\">{} {lowered}/{}</a></td>",
+                "<td class=\"cell {}{flag}\" data-sort=\"{share:03}\" title=\"{}: {lowered} of {} tests \
+                 lowered{}\"><a href=\"#cell-{r}-{i}\"><span class=\"pct\">{} {shown}%</span>\
+                 <span class=\"share\"><span style=\"width: {share}%\"></span></span>\
+                 <span class=\"of\">{lowered}/{} lowered</span>{note}</a></td>",
                 html::verdict_class(Some(verdict)),
-                verdict,
                 esc(verdict),
                 tests.len(),
+                if dropped > 0 {
+                    format!(", {dropped} regressed against the baseline")
+                } else {
+                    String::new()
+                },
                 html::verdict_glyph(verdict),
                 tests.len()
             );
@@ -193,6 +235,60 @@ pub fn page(site: &Site, links: &Links) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{Change, Comparison, Run, TestDetail, TestRun};
+
+    /// issue 25, item 5: "◐ 93/94" and "◐ 6/94" looked alike. A cell now shows its share in
+    /// per cent with a bar, and one holding a test that regressed against the baseline is
+    /// marked and says how many.
+    #[test]
+    fn a_cell_shows_its_share_and_a_regressed_cell_stands_out() {
+        let run = |label: &str, lowered: usize| Run {
+            label: label.into(),
+            tests: (0..4)
+                .map(|i| {
+                    let verdict = if i < lowered {
+                        "lowered"
+                    } else {
+                        "not-lowered"
+                    };
+                    (
+                        format!("t{i}"),
+                        TestRun {
+                            verdict: Some(verdict.into()),
+                            ..TestRun::default()
+                        },
+                    )
+                })
+                .collect(),
+            ..Run::default()
+        };
+        let detail = TestDetail {
+            operations: vec!["*".into()],
+            ..TestDetail::default()
+        };
+        let site = Site {
+            runs: vec![run("llvmpipe", 4), run("nosse", 1)],
+            comparisons: vec![Comparison {
+                old: "llvmpipe".into(),
+                new: "nosse".into(),
+                regressions: (1..4)
+                    .map(|i| Change {
+                        name: format!("t{i}"),
+                        ..Change::default()
+                    })
+                    .collect(),
+                ..Comparison::default()
+            }],
+            details: (0..4).map(|i| (format!("t{i}"), detail.clone())).collect(),
+            history: None,
+        };
+        let page = page(&site, &Links::new(&site));
+        assert!(page.contains("● 100%</span>"), "{page}");
+        assert!(page.contains("◐ 25%</span>"), "{page}");
+        assert!(page.contains("<span style=\"width: 25%\">"), "{page}");
+        assert_eq!(page.matches(" regressed\" data-sort").count(), 1, "{page}");
+        assert!(page.contains("▼ 3 regressed"), "{page}");
+    }
 
     #[test]
     fn a_cell_is_partial_when_its_tests_disagree_and_out_of_bounds_wins() {

@@ -42,6 +42,39 @@ pub struct Run {
     pub command_line: Vec<String>,
     /// Results by test name.
     pub tests: BTreeMap<String, TestRun>,
+    /// The lane (`llvmpipe-nosse`: the renderer and the environment that changes its
+    /// arithmetic).
+    pub lane: String,
+    /// What the run was judged against and what did not meet it, when the report is a run's
+    /// own (`halfcheck run` with `--expectations` or `--baseline`).
+    pub judged: Option<Judged>,
+}
+
+/// A run as its review judged it: the answer the front page opens with.
+#[derive(Debug, Clone, Default)]
+pub struct Judged {
+    /// What it was judged against: `cases/expectations/llvmpipe.yaml`, `baseline OLD`, or
+    /// its statuses.
+    pub against: String,
+    /// The exit status the run ended with (0: nothing needs attention).
+    pub exit: u8,
+    /// The results that need attention, those that fail the run first.
+    pub findings: Vec<JudgedTest>,
+}
+
+/// One result the review found.
+#[derive(Debug, Clone, Default)]
+pub struct JudgedTest {
+    /// The test.
+    pub name: String,
+    /// `unexpected`, `unexpected improvement`, `regression`, `failed`, `flake`.
+    pub kind: String,
+    /// Whether it fails the run (a flake does not).
+    pub fails: bool,
+    /// What was expected, when anything was.
+    pub expected: Option<String>,
+    /// What it gave.
+    pub actual: String,
 }
 
 /// One test in one run.
@@ -74,6 +107,8 @@ pub struct Probe {
     pub pixel: [u32; 2],
     /// Expected per channel.
     pub expected: Vec<f64>,
+    /// piglit's tolerance per channel.
+    pub tolerance: Vec<f64>,
     /// Observed per channel.
     pub observed: Vec<f64>,
     /// Whether piglit's rules passed it.
@@ -106,10 +141,14 @@ pub struct Channel {
     pub evidence: Vec<String>,
     /// Whether `o` equals `m` bit for bit.
     pub matches_mediump: bool,
-    /// |o - exact| in binary16 ULPs.
+    /// |o - exact| in binary16 ULPs: how much the test amplifies the error.
     pub ulp16_error: f64,
-    /// |o - exact| in binary32 ULPs.
-    pub ulp32_error: f64,
+    /// |o - m| in binary16 ULPs at `m`: how far the driver is from the binary16 prediction
+    /// (0 when it lowered as Mesa does), whatever the test amplifies.
+    pub from_mediump_ulp16: f64,
+    /// |o - h| in binary32 ULPs at `h`: how far the driver is from the binary32 prediction
+    /// (0 when it computed at highp).
+    pub from_highp_ulp32: f64,
 }
 
 impl Channel {

@@ -46,8 +46,9 @@ fn ulp_bin_label(bin: usize, top: usize) -> String {
     }
 }
 
-/// Per run, the distribution of the observed error of judged channels, in binary16 (left)
-/// and binary32 (right) ULPs at the exact value; `None` when no channel was judged.
+/// Per run, the distribution of judged channels' distance from the binary16 prediction `m`
+/// in binary16 ULPs (left) and from the binary32 prediction `h` in binary32 ULPs (right);
+/// `None` when no channel was judged.
 pub fn ulp_histograms(channels: &[&Channel]) -> Option<String> {
     if channels.is_empty() {
         return None;
@@ -57,10 +58,24 @@ pub fn ulp_histograms(channels: &[&Channel]) -> Option<String> {
         let root = SVGBackend::with_string(&mut svg, (900, 260)).into_drawing_area();
         root.fill(&WHITE).ok()?;
         let (left, right) = root.split_horizontally(450);
-        let ulp16: Vec<f64> = channels.iter().map(|c| c.ulp16_error).collect();
-        let ulp32: Vec<f64> = channels.iter().map(|c| c.ulp32_error).collect();
-        histogram(&left, "error in binary16 ULPs", &ulp16, 18, MEDIUMP)?;
-        histogram(&right, "error in binary32 ULPs", &ulp32, 32, HIGHP)?;
+        let ulp16: Vec<f64> = channels.iter().map(|c| c.from_mediump_ulp16).collect();
+        let ulp32: Vec<f64> = channels.iter().map(|c| c.from_highp_ulp32).collect();
+        histogram(
+            &left,
+            "|o - m|: from the binary16 prediction",
+            "binary16 ULPs at m (bins by powers of two)",
+            &ulp16,
+            18,
+            MEDIUMP,
+        )?;
+        histogram(
+            &right,
+            "|o - h|: from the binary32 prediction",
+            "binary32 ULPs at h (bins by powers of two)",
+            &ulp32,
+            32,
+            HIGHP,
+        )?;
         root.present().ok()?;
     }
     Some(svg)
@@ -69,6 +84,7 @@ pub fn ulp_histograms(channels: &[&Channel]) -> Option<String> {
 fn histogram(
     area: &DrawingArea<SVGBackend, Shift>,
     title: &str,
+    unit: &str,
     errors: &[f64],
     top: usize,
     colour: RGBColor,
@@ -100,7 +116,7 @@ fn histogram(
         })
         .x_label_style((FONT, 10))
         .y_desc("channels")
-        .x_desc("|o - exact| / ULP (bins by powers of two)")
+        .x_desc(unit)
         .axis_desc_style((FONT, 12))
         .draw()
         .ok()?;
@@ -232,18 +248,20 @@ fn channel_row(area: &DrawingArea<SVGBackend, Shift>, label: &str, c: &Channel) 
         .draw()
         .ok()?;
     let clamp = |v: f64| v.clamp(lo, hi);
-    // Bands with an outline, so an interval narrower than a pixel still shows as a line.
-    let band = |(a, b): (f64, f64), y0: f64, y1: f64, colour: RGBColor, alpha: f64| {
+    // Bands with an outline, so an interval narrower than a pixel still shows as a line: H,
+    // a few binary32 ULPs wide, is thinner than a pixel beside M's [0, 1], so its outline is
+    // drawn 3 pixels wide.
+    let band = |(a, b): (f64, f64), y0: f64, y1: f64, colour: RGBColor, alpha: f64, px: u32| {
         [
             Rectangle::new([(clamp(a), y0), (clamp(b), y1)], colour.mix(alpha).filled()),
-            Rectangle::new([(clamp(a), y0), (clamp(b), y1)], colour.stroke_width(1)),
+            Rectangle::new([(clamp(a), y0), (clamp(b), y1)], colour.stroke_width(px)),
         ]
     };
     chart
-        .draw_series(band(c.mediump_bounds, 0.2, 2.8, MEDIUMP, 0.35))
+        .draw_series(band(c.mediump_bounds, 0.2, 2.8, MEDIUMP, 0.35, 1))
         .ok()?;
     chart
-        .draw_series(band(c.highp_bounds, 0.6, 2.4, HIGHP, 0.3))
+        .draw_series(band(c.highp_bounds, 0.6, 2.4, HIGHP, 0.3, 3))
         .ok()?;
     // Each marker on its own height, so equal values stay visible: h low, m high, r above
     // the middle, o in the middle.
@@ -364,8 +382,8 @@ mod tests {
     fn ulp_histograms_draw_one_bar_per_bin_in_bin_order() {
         let channels: Vec<Channel> = [0.0, 0.5, 1.0, 3.0, 5.0, 1e9]
             .map(|e| Channel {
-                ulp16_error: e,
-                ulp32_error: e * 2.0,
+                from_mediump_ulp16: e,
+                from_highp_ulp32: e * 2.0,
                 ..Channel::default()
             })
             .to_vec();

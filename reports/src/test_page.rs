@@ -97,7 +97,9 @@ fn run_section(run: &Run, test: &TestRun) -> String {
          <th>ch</th><th class=\"num\">expected</th><th class=\"num\">observed o</th>\
          <th class=\"num\">highp h</th><th class=\"num\">mediump m</th>\
          <th class=\"num\">reference r</th><th class=\"num\">exact</th><th>H</th><th>M</th>\
-         <th>evidence</th><th>verdict</th><th class=\"num\">ULP16</th><th class=\"num\">ULP32</th>\
+         <th>evidence</th><th>verdict</th><th class=\"num\" title=\"|o - m| in binary16 ULPs at m\">o-m ULP16</th>\
+         <th class=\"num\" title=\"|o - h| in binary32 ULPs at h\">o-h ULP32</th>\
+         <th class=\"num\" title=\"|o - exact| in binary16 ULPs: what the test amplifies\">o-exact ULP16</th>\
          <th>o = m</th></tr></thead><tbody>\n",
     );
     let mut plotted: Vec<(String, &Channel)> = Vec::new();
@@ -107,7 +109,17 @@ fn run_section(run: &Run, test: &TestRun) -> String {
             let expected = probe.expected.get(c).map_or_else(String::new, |v| num(*v));
             let observed = probe.observed.get(c).map_or_else(String::new, |v| num(*v));
             let pixel = format!("({}, {})", probe.pixel[0], probe.pixel[1]);
-            let pass = if probe.pass { "" } else { " class=\"s-fail\"" };
+            // Only the channels that missed piglit's tolerance are marked, not every channel
+            // of a failed probe.
+            let missed = !probe.pass
+                && match (probe.expected.get(c), probe.observed.get(c)) {
+                    (Some(e), Some(o)) => {
+                        let tolerance = probe.tolerance.get(c).copied().unwrap_or(0.0);
+                        (o - e).abs() > tolerance || o.is_nan()
+                    }
+                    _ => true,
+                };
+            let pass = if missed { " class=\"s-fail\"" } else { "" };
             let _ = write!(
                 out,
                 "<tr><td class=\"num\">{}</td><td>{pixel}</td><td>{}</td><td class=\"num\">{expected}</td>\
@@ -121,7 +133,8 @@ fn run_section(run: &Run, test: &TestRun) -> String {
                         out,
                         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
                          <td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-                         <td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+                         <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+                         <td>{}</td></tr>",
                         num(ch.highp),
                         num(ch.mediump),
                         ch.reference.map_or_else(|| "—".into(), num),
@@ -130,8 +143,9 @@ fn run_section(run: &Run, test: &TestRun) -> String {
                         interval_cell(ch.mediump_bounds),
                         evidence_cell(&ch.evidence),
                         html::verdict_badge(Some(&ch.verdict)),
+                        ulps(ch.from_mediump_ulp16),
+                        ulps(ch.from_highp_ulp32),
                         ulps(ch.ulp16_error),
-                        ulps(ch.ulp32_error),
                         if ch.matches_mediump { "yes" } else { "no" }
                     );
                     if ch.discriminates() {

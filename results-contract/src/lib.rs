@@ -85,6 +85,20 @@ pub struct RunInfo {
     /// before its run finished); absent when it ran them all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incomplete: Option<String>,
+    /// Seconds the run spent working: from its start, and from each `run --resume`'s, to the
+    /// last result of that session, so the idle gap between a killed run and its resume is
+    /// left out. In a journal's header, the sessions before the latest resume; absent in
+    /// files written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work_s: Option<f64>,
+    /// The environment variables that choose or configure Mesa's driver (`GALLIUM_*`, `LP_*`)
+    /// as the run found them: with the renderer they name the run's lane (`llvmpipe` with
+    /// `GALLIUM_NOSSE=1`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub environment: BTreeMap<String, String>,
+    /// RFC 3339 UTC time of the latest `run --resume`, when the run was resumed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed: Option<String>,
 }
 
 /// How one prediction was made: which arithmetic, driver model, precision model and
@@ -205,12 +219,14 @@ pub struct TestResult {
     /// The highp reference run behind the channels' `reference` values, when one was asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<ReferenceRun>,
-    /// Earlier attempts at an unexpected result (`--retries`), oldest first; this result is the
-    /// last attempt.
+    /// The other attempts at a result that failed the run (`--retries`), oldest first: for a
+    /// flake the earlier ones (this result, the last, met its expectation); else every attempt
+    /// but the worst, which this result is.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attempts: Vec<Attempt>,
-    /// True when the attempts disagree (status or verdict): the test is flaky, and its result
-    /// is reported apart rather than as a failure or a regression.
+    /// True when an attempt failed the run and a later one met its expectation (deqp-runner's
+    /// flake): the test is flaky, and its result is reported apart rather than as a failure
+    /// or a regression.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub flake: bool,
 }

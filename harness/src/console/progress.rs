@@ -1,14 +1,19 @@
-//! The progress of a run on stderr: on a terminal, a bar with the counts by status and by
-//! verdict and an estimate of the time left; elsewhere (a CI log), a plain line every
-//! [`LINE_INTERVAL`] and at the end. Either way, each test that did not pass (fail, warn,
-//! crash, timeout, error) or that flaked gets a line of its own as soon as it finishes.
+//! The progress of a run on stderr: first a line naming the lane, what the run is judged
+//! against and where the results that need attention will be listed; then on a terminal, a
+//! bar with the counts by status and by verdict and an estimate of the time left; elsewhere
+//! (a CI log), a plain line every [`LINE_INTERVAL`] and at the end. Either way, each test
+//! that needs attention (fails the run, or flaked) gets one line as soon as it finishes, the
+//! first [`LISTED`] of them; a test that ran as expected gets none, whatever its status.
 //!
 //! What the runner knows shows too: a resumed run starts at the tests its journal holds
 //! (counted with the rest, and named in the counts), and the counts say how many tests were
 //! run again (`--retries`) and how many of those flaked.
 
+use super::summary::{finding_line, LISTED};
 use super::{eprint_line, set_live_bar};
+use crate::lane::lane;
 use crate::results::{RunInfo, Status, TestResult, Verdict};
+use crate::review::Finding;
 use crate::runner::Progress;
 use halfcheck_compiler::front::diagnostic::escape;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -24,6 +29,9 @@ pub const LINE_INTERVAL: Duration = Duration::from_secs(10);
 pub struct ProgressDisplay {
     /// The bar, when stderr is a terminal.
     bar: Option<ProgressBar>,
+    /// What the run is judged against, and where its failures will be listed, for the first
+    /// line.
+    plan: Option<(String, String)>,
     state: Mutex<State>,
 }
 
@@ -39,8 +47,10 @@ struct State {
     by_verdict: BTreeMap<Verdict, usize>,
     /// Tests run more than once (`--retries`).
     retried: usize,
-    /// Of those, the ones whose attempts disagreed.
+    /// Of those, the flakes.
     flakes: usize,
+    /// Tests that needed attention, each given a line (at most [`LISTED`]).
+    listed: usize,
 }
 
 impl State {
@@ -57,6 +67,7 @@ impl State {
             by_verdict: BTreeMap::new(),
             retried: 0,
             flakes: 0,
+            listed: 0,
         }
     }
 }
@@ -80,8 +91,16 @@ impl ProgressDisplay {
         });
         ProgressDisplay {
             bar,
+            plan: None,
             state: Mutex::new(State::new(0)),
         }
+    }
+
+    /// The same display, whose first line says what the run is judged `against` and that the
+    /// results needing attention will be listed in `failures_csv`.
+    pub fn with_plan(mut self, against: String, failures_csv: &std::path::Path) -> Self {
+        self.plan = Some((against, failures_csv.display().to_string()));
+        self
     }
 
     /// Draws the bar a last time, where the run got to (a stopped run's bar is not full), and
@@ -107,6 +126,20 @@ impl Progress for ProgressDisplay {
             log::warn!("{why}");
         }
         let total = to_run + done.len();
+        let plan = self
+            .plan
+            .as_ref()
+            .map(|(against, csv)| {
+                format!(", judged against {against}; results that need attention go to {csv}")
+            })
+            .unwrap_or_default();
+        eprint_line(&format!(
+            "{} on {}: {total} tests, lane {}{}",
+            info.backend,
+            escape(&info.renderer),
+            escape(&lane(info)),
+            escape(&plan)
+        ));
         if !done.is_empty() {
             eprint_line(&format!(
                 "resuming: {} of {total} tests are in the journal, {to_run} to run",
@@ -134,29 +167,25 @@ impl Progress for ProgressDisplay {
         }
     }
 
-    fn finished(&self, name: &str, result: &TestResult) {
+    fn finished(&self, name: &str, result: &TestResult, finding: Option<&Finding>) {
         let Ok(mut state) = self.state.lock() else {
             return;
         };
         state.count(result);
         let position = format!("[{}/{}]", state.done, state.total);
-        if result.flake {
-            let earlier: Vec<&str> = result.attempts.iter().map(|a| a.status.as_str()).collect();
-            eprint_line(&format!(
-                "{position} flake: {}: {}, earlier attempts: {}",
-                escape(name),
-                result.status.as_str(),
-                earlier.join(", ")
-            ));
-        } else if !matches!(result.status, Status::Pass | Status::Skip) {
-            let reason = result.reason.as_deref().unwrap_or("");
-            let first = reason.lines().next().unwrap_or("");
-            eprint_line(&format!(
-                "{position} {}: {}: {}",
-                result.status.as_str(),
-                escape(name),
-                escape(first)
-            ));
+        if let Some(finding) = finding {
+            state.listed += 1;
+            if state.listed <= LISTED {
+                eprint_line(&format!(
+                    "{position} {}",
+                    finding_line(name, finding, result).trim_end()
+                ));
+            } else if state.listed == LISTED + 1 {
+                eprint_line(&format!(
+                    "{position} more results need attention: they are counted here and listed \
+                     at the end"
+                ));
+            }
         }
         let counts = state.counts();
         match &self.bar {

@@ -1,29 +1,38 @@
-//! The summary printed at the end of a run (and of `merge`): what ran where (and why it
-//! stopped early, if it did), counts by status and by verdict, every result the review found
-//! with its numbers, the flakes apart, and the slowest tests.
+//! The summary printed at the end of a run (and of `merge`), on stdout, the answer first: how
+//! the run exits and why (the counts of unexpected results, regressions, fixes and flakes),
+//! what ran where (the lane) and what it was judged against, where the full list is, then one
+//! line per result that fails the run (at most [`LISTED`]; all of them are in
+//! `failures.csv`), why it stopped early if it did, counts by status and by verdict, the flakes
+//! apart, and the slowest tests. Without expectations or a baseline, a test that failed is
+//! called `failed`, not unexpected.
 //!
 //! ```text
-//! gl on llvmpipe (LLVM 15.0.6, 256 bits): 194 tests in 14 s
+//! exit 1: 1 unexpected results (1 regressions, 0 fixes), 1 flakes
+//! gl on llvmpipe (LLVM 15.0.6, 128 bits): 194 tests in 14 s, lane llvmpipe-nosse, judged against cases/expectations/llvmpipe.yaml
+//! 1 unexpected results, one a line (all in results/failures.csv):
+//! unexpected: cases/arithmetic/div_scalar.shader_test: expected pass, lowered, got pass, not-lowered; probe line 32 at (0, 0) r: observed ...
 //!   status:  190 pass, 2 fail, 2 skip
 //!   verdict: 150 lowered, 20 not-lowered, 3 partial, 0 out-of-bounds, 5 undetermined, 12 n/a; 4 without one
-//! unexpected: cases/arithmetic/div_scalar.shader_test: expected pass, lowered, got pass, not-lowered
-//!     probe line 32 at (0, 0) r: observed 0.33333334 (0x3eaaaaab); mediump (binary16) 0.25, ...
-//! 1 unexpected results
 //! 1 flakes, reported apart (a flake never fails a run):
 //! flake: cases/lowp/mul_vec4.shader_test: crash, then pass (changed when run again)
-//!     attempt 1: crash: the worker died (signal 9: SIGKILL)
 //! slowest tests:
 //!   1.234 s  cases/arithmetic/pow.shader_test
 //! ```
 
+use crate::lane::lane;
 use crate::outputs::evidence;
 use crate::results::{ResultsFile, Status, TestResult, Verdict};
-use crate::review::{Finding, Review};
+use crate::review::{Finding, FindingKind, Review};
 use halfcheck_compiler::front::diagnostic::escape;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// How many of the slowest tests the summary names.
 pub const SLOWEST: usize = 5;
+
+/// At most this many results that fail the run get a line each, in the summary and in the
+/// progress; the rest are counted, and all are in `failures.csv`.
+pub const LISTED: usize = 20;
 
 /// The verdicts in the order the summary counts them.
 const VERDICTS: [Verdict; 8] = [
@@ -37,41 +46,90 @@ const VERDICTS: [Verdict; 8] = [
     Verdict::NotApplicable,
 ];
 
+/// How a run ends, for the summary's first lines.
+#[derive(Debug, Clone, Copy)]
+pub struct Ending<'a> {
+    /// The exit status the command ends with.
+    pub exit: u8,
+    /// Where the full list of the results that need attention is (`DIR/failures.csv`).
+    pub failures_csv: &'a Path,
+}
+
 /// The summary of `results` as reviewed, as lines of text.
-pub fn summary(results: &ResultsFile, review: &Review) -> String {
+pub fn summary(results: &ResultsFile, review: &Review, ending: &Ending) -> String {
+    let tally = review.tally(results);
+    let judged = review.judges_by_checks();
+    let (one, many) = if judged {
+        ("unexpected result", "unexpected results")
+    } else {
+        ("failed test", "failed tests")
+    };
+    let counts = if judged {
+        format!(
+            "{} {many} ({} regressions, {} fixes), {} flakes",
+            tally.failing, tally.regressions, tally.fixes, tally.flakes
+        )
+    } else {
+        format!("{} {many}, {} flakes", tally.failing, tally.flakes)
+    };
+    let mut text = format!("exit {}: {counts}\n", ending.exit);
     let fallback = results
         .run
         .fallback
         .as_deref()
         .map(|why| format!(" [fallback: {}]", escape(why)))
         .unwrap_or_default();
-    let mut text = format!(
-        "{} on {}: {} tests{}{fallback}\n",
+    text.push_str(&format!(
+        "{} on {}{fallback}: {} tests{}, lane {}, judged against {}\n",
         results.run.backend,
         escape(&results.run.renderer),
         results.tests.len(),
-        elapsed(results).map_or(String::new(), |s| format!(" in {s} s"))
-    );
+        elapsed(results).map_or(String::new(), |s| format!(" in {s} s")),
+        escape(&lane(&results.run)),
+        escape(&review.against())
+    ));
+    let (failing, flakes): (Vec<_>, Vec<_>) = review
+        .findings(results)
+        .into_iter()
+        .partition(|(_, _, finding)| finding.kind.fails_run());
+    let csv = ending.failures_csv.display();
+    text.push_str(&match failing.len() {
+        0 => format!("0 {many}\n"),
+        n if n <= LISTED => format!("{n} {many}, one a line (all in {csv}):\n"),
+        n => format!("{n} {many}, the first {LISTED} below (all {n} in {csv}):\n"),
+    });
+    for (name, result, finding) in failing.iter().take(LISTED) {
+        text.push_str(&finding_line(name, finding, result));
+    }
+    if failing.len() > LISTED {
+        text.push_str(&format!(
+            "... and {} more {}: {csv}\n",
+            failing.len() - LISTED,
+            if failing.len() - LISTED == 1 {
+                one
+            } else {
+                many
+            }
+        ));
+    }
     if let Some(why) = &results.run.incomplete {
         text.push_str(&format!("incomplete: {}\n", escape(why)));
     }
     text.push_str(&format!("  status:  {}\n", status_counts(results)));
     text.push_str(&format!("  verdict: {}\n", verdict_counts(results)));
-    let (failing, flakes): (Vec<_>, Vec<_>) = review
-        .findings(results)
-        .into_iter()
-        .partition(|(_, _, finding)| finding.kind.fails_run());
-    for (name, result, finding) in &failing {
-        text.push_str(&finding_lines(name, finding, result));
-    }
-    text.push_str(&format!("{} unexpected results\n", failing.len()));
     if !flakes.is_empty() {
         text.push_str(&format!(
             "{} flakes, reported apart (a flake never fails a run):\n",
             flakes.len()
         ));
-        for (name, result, finding) in &flakes {
-            text.push_str(&finding_lines(name, finding, result));
+        for (name, result, finding) in flakes.iter().take(LISTED) {
+            text.push_str(&finding_line(name, finding, result));
+        }
+        if flakes.len() > LISTED {
+            text.push_str(&format!(
+                "... and {} more flakes: {csv}\n",
+                flakes.len() - LISTED
+            ));
         }
     }
     let mut by_time: Vec<(&String, f64)> = results
@@ -89,13 +147,21 @@ pub fn summary(results: &ResultsFile, review: &Review) -> String {
     text
 }
 
-/// A finding's line and, indented below it, the numbers behind the result.
-fn finding_lines(name: &str, finding: &Finding, result: &TestResult) -> String {
-    let mut text = format!("{}\n", escape(&finding.describe_test(Some(name))));
-    for line in evidence::lines(result) {
-        text.push_str(&format!("    {}\n", escape(&line)));
-    }
-    text
+/// A finding on one line: what it is, and the numbers that say most about the result
+/// (`evidence::headline`; for a flake, how its first attempt ended); the rest are in
+/// `junit.xml`.
+pub fn finding_line(name: &str, finding: &Finding, result: &TestResult) -> String {
+    let numbers = if finding.kind == FindingKind::Flake {
+        evidence::lines(result).into_iter().next()
+    } else {
+        evidence::headline(result)
+    };
+    let numbers = numbers.map(|line| format!("; {line}")).unwrap_or_default();
+    format!(
+        "{}{}\n",
+        escape(&finding.describe_test(Some(name))),
+        escape(&numbers)
+    )
 }
 
 /// `190 pass, 2 fail, 2 skip`: the statuses that occur, in piglit's order.
@@ -147,8 +213,12 @@ fn position(verdict: Verdict) -> usize {
     }
 }
 
-/// Whole seconds from the run's start to its finish, when both can be read.
+/// Whole seconds the run worked (`work_s`: a resumed run's idle gap left out), else from its
+/// start to its finish, when both can be read.
 fn elapsed(results: &ResultsFile) -> Option<u64> {
+    if let Some(work) = results.run.work_s {
+        return Some(work.round() as u64);
+    }
     let at = |t: &str| humantime::parse_rfc3339(t).ok();
     let (start, end) = (at(&results.run.started)?, at(&results.run.finished)?);
     end.duration_since(start).ok().map(|d| d.as_secs())
@@ -189,16 +259,21 @@ mod tests {
             .into_iter()
             .collect(),
         };
-        let text = summary(&results, &Review::default());
+        let ending = Ending {
+            exit: 1,
+            failures_csv: Path::new("results/failures.csv"),
+        };
+        let text = summary(&results, &Review::default(), &ending);
         assert_eq!(
             text,
-            "emu on halfcheck f16 emulator (mediump): 2 tests in 14 s\n  \
+            "exit 1: 1 failed tests, 0 flakes\n\
+             emu on halfcheck f16 emulator (mediump): 2 tests in 14 s, lane emu, judged against \
+             its statuses (no expectations or baseline)\n\
+             1 failed tests, one a line (all in results/failures.csv):\n\
+             failed: b.shader_test: fail; probe at line 7 failed\n  \
              status:  1 pass, 1 fail\n  \
              verdict: 1 lowered, 0 not-lowered, 0 partial, 0 out-of-bounds, 0 inconsistent, \
              0 undetermined, 0 unjudged, 0 n/a; 1 without one\n\
-             failed: b.shader_test: fail\n    \
-             probe at line 7 failed\n\
-             1 unexpected results\n\
              slowest tests:\n    \
              2.000 s  b.shader_test\n    \
              0.500 s  a.shader_test\n"

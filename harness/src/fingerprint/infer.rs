@@ -219,7 +219,9 @@ impl Inferrer {
                 candidates.retain(|v| matching.contains(v));
             }
         }
-        let probe = format!("probe {key}.shader_test, channels {channels:?}");
+        // The battery's probes live in a scratch directory removed after the run: cite the
+        // probe by its choice, which `battery::battery()` rebuilds, never by a file.
+        let probe = format!("battery probe {key}, channels {channels:?}");
         let gave = format!("the device gave {}", show(device));
         if unexplained.len() == channels.len() {
             return Decision::Undetermined(format!(

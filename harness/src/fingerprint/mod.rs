@@ -10,8 +10,9 @@ pub mod infer;
 
 use crate::backend::emu::Mode;
 use crate::backend::BackendKind;
+use crate::lane::lane;
 use crate::results::{RunInfo, TestResult};
-use crate::review::Review;
+use crate::review::{Finding, Review};
 use crate::runner::{run, Hooks, Progress, RunOptions, Settings};
 use crate::verdict::ReferenceMode;
 use halfcheck_compiler::Profile;
@@ -34,7 +35,8 @@ pub struct FingerprintOptions {
     pub jobs: usize,
     /// Time limit per probe.
     pub timeout: Duration,
-    /// The profile's name (default: the renderer's first word).
+    /// The profile's name (default: the run's lane, `llvmpipe-nosse` for llvmpipe with
+    /// `GALLIUM_NOSSE=1`).
     pub name: Option<String>,
     /// The command line, for the run's record.
     pub command_line: Vec<String>,
@@ -70,6 +72,9 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
         exact_windows: true,
         // The inference predicts each probe itself; the run's verdicts would be unread.
         verdicts: false,
+        // Probes of one battery, compiled once: nothing worth keeping.
+        shader_cache: None,
+        report: false,
     };
     let review = Review::default();
     let outcome = run(
@@ -108,10 +113,7 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
     } = inferrer.infer(&observed);
     let run = &outcome.results.run;
     let version = run.versions.get("GL_VERSION").cloned().unwrap_or_default();
-    let name = options
-        .name
-        .clone()
-        .unwrap_or_else(|| default_name(&run.renderer));
+    let name = options.name.clone().unwrap_or_else(|| lane(run));
     let describes = format!(
         "{} ({version}){}, fingerprinted by halfcheck {} on {}",
         run.renderer,
@@ -125,12 +127,51 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
     Ok(profile)
 }
 
+/// The profile as the YAML file `fingerprint -o` writes: the profile's own YAML, with every
+/// choice the battery left undetermined marked on its line in `choices:`, so a kept default
+/// is never silent (the value stays, so the file still reads as a profile; why is under
+/// `undetermined:`).
+pub fn profile_yaml(profile: &Profile) -> String {
+    let mut section = String::new();
+    let mut out = String::new();
+    for line in profile.to_yaml().lines() {
+        out.push_str(line);
+        let trimmed = line.trim_start();
+        let depth = line.len() - trimmed.len();
+        if let Some((key, value)) = trimmed
+            .split_once(':')
+            .filter(|_| !trimmed.starts_with('#'))
+        {
+            if depth == 0 {
+                section = key.to_string();
+            } else if depth == 2 && section.starts_with("choices") {
+                // A group (`lowering:`) opens its section; a choice of no group closes it.
+                section = if value.is_empty() {
+                    format!("choices.{key}")
+                } else {
+                    "choices".to_string()
+                };
+            }
+            let full = match (depth, section.strip_prefix("choices")) {
+                (2, Some(_)) if !value.is_empty() => Some(key.to_string()),
+                (4, Some(head)) => Some(format!("{}.{key}", head.trim_start_matches('.'))),
+                _ => None,
+            };
+            if full.is_some_and(|k| profile.undetermined.contains_key(&k)) {
+                out.push_str("  # undetermined: the default, not measured (see undetermined:)");
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// The battery's probes are no user's tests: their progress is not shown.
 struct Quiet;
 
 impl Progress for Quiet {
     fn start(&self, _info: &RunInfo, _to_run: usize, _done: &BTreeMap<String, TestResult>) {}
-    fn finished(&self, _name: &str, _result: &TestResult) {}
+    fn finished(&self, _name: &str, _result: &TestResult, _finding: Option<&Finding>) {}
 }
 
 /// The environment variables that pick or configure Mesa's driver (`GALLIUM_DRIVER`,
@@ -145,22 +186,6 @@ fn driver_environment() -> String {
         String::new()
     } else {
         format!(" with {}", set.join(" "))
-    }
-}
-
-/// A profile name from a renderer string: its first word, lower case (`llvmpipe`).
-fn default_name(renderer: &str) -> String {
-    let word: String = renderer
-        .split_whitespace()
-        .next()
-        .unwrap_or("driver")
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .collect();
-    if word.is_empty() {
-        "driver".into()
-    } else {
-        word.to_ascii_lowercase()
     }
 }
 

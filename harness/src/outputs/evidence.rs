@@ -59,6 +59,29 @@ pub fn lines(result: &TestResult) -> Vec<String> {
     lines
 }
 
+/// The one line that says most about `result`: the first channel that decided its verdict
+/// (the observed float beside both predictions), else its first failed probe, else the first
+/// line of its reason; `None` when it has none of them.
+pub fn headline(result: &TestResult) -> Option<String> {
+    let decided = result.probes.iter().find_map(|p| {
+        p.channels
+            .iter()
+            .enumerate()
+            .find(|(_, a)| decides(a.verdict))
+            .map(|(c, a)| channel(p, c, a))
+    });
+    decided
+        .or_else(|| result.probes.iter().find(|p| !p.pass).map(failed_probe))
+        .or_else(|| {
+            result
+                .reason
+                .as_deref()
+                .and_then(|r| r.lines().next())
+                .filter(|r| !r.is_empty())
+                .map(str::to_string)
+        })
+}
+
 /// `attempt 1: crash: the worker died (signal 9: SIGKILL)`.
 fn attempt(number: usize, attempt: &Attempt) -> String {
     let verdict = attempt

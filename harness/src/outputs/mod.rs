@@ -18,8 +18,11 @@ use crate::results::ResultsFile;
 use crate::review::Review;
 use std::path::{Path, PathBuf};
 
+/// The file that lists the tests that need attention (`csv::failures_csv`).
+pub const FAILURES_CSV: &str = "failures.csv";
+
 /// The CI files every run writes into its results directory.
-pub const CI_FILES: [&str; 3] = ["junit.xml", "results.csv", "failures.csv"];
+pub const CI_FILES: [&str; 3] = ["junit.xml", "results.csv", FAILURES_CSV];
 
 /// Writes `junit.xml`, `results.csv` and `failures.csv` into `dir`; returns their paths.
 pub fn write_ci_files(

@@ -3,13 +3,15 @@
 //! compares halfcheck runs beside piglit's.
 //!
 //! Each test becomes `folder@name` (piglit's separator, `.shader_test` dropped), its status
-//! piglit's (`error`, which piglit lacks, becomes `fail`; `err` says it was an error). The
-//! lowering verdict and the numbers behind it go into the test's `out`, the reason and the
-//! compile logs into `err`: piglit's statuses have no place for a verdict, so `piglit
-//! summary` sees status changes only; `halfcheck compare` sees lowering changes too.
+//! piglit's (`error`, which piglit lacks, becomes `fail`; `err` says it was an error). A test
+//! with a lowering verdict (not `n/a`) gets two subtests, as piglit's multi-result tests do:
+//! `probes`, its status, and `lowering`, its verdict as a status ([`lowering_status`]), so
+//! `piglit summary` shows a lowering regression (`lowering: pass fail`) beside status
+//! changes; piglit takes a test's result as the worst of its subtests. The numbers behind the
+//! verdict go into the test's `out`, the reason and the compile logs into `err`.
 
 use super::evidence;
-use crate::results::{ResultsFile, Status, TestResult};
+use crate::results::{ResultsFile, Status, TestResult, Verdict};
 use serde_json::{json, Map, Value};
 
 /// The results format version this writes (piglit's `CURRENT_JSON_VERSION`).
@@ -58,6 +60,14 @@ fn test_json(result: &TestResult, command: &str) -> Value {
         Status::Crash => "crash",
         Status::Timeout => "timeout",
     };
+    let subtests = match result.verdict {
+        Some(verdict) if verdict != Verdict::NotApplicable => json!({
+            "__type__": "Subtests",
+            "probes": status,
+            "lowering": lowering_status(verdict),
+        }),
+        _ => json!({"__type__": "Subtests"}),
+    };
     let mut out = vec![match result.verdict {
         Some(verdict) => format!("halfcheck: {}, verdict {verdict}", result.status.as_str()),
         None => format!("halfcheck: {}", result.status.as_str()),
@@ -82,7 +92,7 @@ fn test_json(result: &TestResult, command: &str) -> Value {
         "command": command,
         "environment": "",
         "returncode": null,
-        "subtests": {"__type__": "Subtests"},
+        "subtests": subtests,
         "time": time(0.0, result.duration_s),
         "exception": null,
         "traceback": null,
@@ -90,6 +100,20 @@ fn test_json(result: &TestResult, command: &str) -> Value {
         "images": null,
         "pid": [],
     })
+}
+
+/// A lowering verdict as piglit's status for the `lowering` subtest: whether lowering was
+/// proven (`pass`), in part (`warn`), or not (`fail`: not lowered, or outside even mediump's
+/// bounds); `skip` where nothing could be decided (undetermined, unjudged), `warn` where the
+/// evidence disagreed (inconsistent). On a driver that rightly computes at highp (softpipe)
+/// `fail` is its normal state: the subtest is for comparing runs of one lane.
+pub fn lowering_status(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Lowered => "pass",
+        Verdict::Partial | Verdict::Inconsistent => "warn",
+        Verdict::NotLowered | Verdict::OutOfBounds => "fail",
+        Verdict::Undetermined | Verdict::Unjudged | Verdict::NotApplicable => "skip",
+    }
 }
 
 /// Piglit's `TimeAttribute`.
@@ -108,7 +132,7 @@ fn epoch(rfc3339: &str) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{RunInfo, Verdict, FORMAT};
+    use crate::results::{RunInfo, FORMAT};
 
     #[test]
     fn names_use_piglits_separator_and_statuses_its_words() {
@@ -144,7 +168,13 @@ mod tests {
             json["tests"]["es@div"]["out"],
             "halfcheck: pass, verdict lowered"
         );
+        assert_eq!(json["tests"]["es@div"]["subtests"]["lowering"], "pass");
+        assert_eq!(json["tests"]["es@div"]["subtests"]["probes"], "pass");
         assert_eq!(json["tests"]["es@bad"]["result"], "fail");
+        assert_eq!(
+            json["tests"]["es@bad"]["subtests"],
+            json!({"__type__": "Subtests"})
+        );
         assert!(json["tests"]["es@bad"]["err"]
             .as_str()
             .unwrap()

@@ -4,9 +4,12 @@
 use super::detail::float_image;
 use super::load::Loaded;
 use crate::backend::WindowImage;
+use crate::lane::lane;
 use crate::results::{
-    ChannelAnalysis, ChannelEvidence, Evidence, FramebufferFile, ProbeResult, RunInfo, TestResult,
+    ChannelAnalysis, ChannelEvidence, Evidence, FramebufferFile, ProbeResult, ResultsFile, RunInfo,
+    TestResult,
 };
+use crate::review::Review;
 use crate::verdict::compare::{Change, Comparison};
 use halfcheck_reports::model;
 use std::collections::BTreeMap;
@@ -26,6 +29,8 @@ pub fn run(loaded: &Loaded, label: &str, rerun: &dyn Fn(&str) -> Option<String>)
         started: info.started.clone(),
         finished: info.finished.clone(),
         command_line: info.command_line.clone(),
+        lane: lane(info),
+        judged: None,
         tests: loaded
             .results
             .tests
@@ -83,6 +88,7 @@ fn probe(p: &ProbeResult) -> model::Probe {
         line: p.line,
         pixel: p.pixel,
         expected: p.expected.clone(),
+        tolerance: p.tolerance.clone(),
         observed: p.observed.iter().map(|v| f64::from(*v)).collect(),
         pass: p.pass,
         channels: p.channels.iter().map(channel).collect(),
@@ -105,7 +111,40 @@ fn channel(c: &ChannelAnalysis) -> model::Channel {
         evidence: evidence(&c.evidence),
         matches_mediump: c.matches_mediump,
         ulp16_error: c.ulp16_error,
-        ulp32_error: c.ulp32_error,
+        from_mediump_ulp16: (c.observed - c.mediump).abs() / ulp(c.mediump, 10, -14),
+        from_highp_ulp32: (c.observed - c.highp).abs() / ulp(c.highp, 23, -126),
+    }
+}
+
+/// One unit in the last place at `x` of a binary format with `fraction` bits and smallest
+/// normal exponent `min_exponent` (binary16: 10, -14; binary32: 23, -126).
+fn ulp(x: f64, fraction: i32, min_exponent: i32) -> f64 {
+    let exponent = if x == 0.0 || !x.is_finite() {
+        min_exponent
+    } else {
+        (x.abs().log2().floor() as i32).max(min_exponent)
+    };
+    2f64.powi(exponent - fraction)
+}
+
+/// The review of a run as the front page shows it, and the exit status it gave.
+pub fn judged(results: &ResultsFile, review: &Review) -> model::Judged {
+    let mut findings: Vec<model::JudgedTest> = review
+        .findings(results)
+        .into_iter()
+        .map(|(name, _, f)| model::JudgedTest {
+            name: name.to_string(),
+            kind: f.kind.as_str().to_string(),
+            fails: f.kind.fails_run(),
+            expected: f.expected,
+            actual: f.actual,
+        })
+        .collect();
+    findings.sort_by_key(|f| !f.fails);
+    model::Judged {
+        against: review.against(),
+        exit: u8::from(!review.passed(results)),
+        findings,
     }
 }
 

@@ -15,8 +15,9 @@ mod rerun;
 pub use load::{load, Loaded};
 
 use crate::results::{ResultsFile, Status, Verdict};
+use crate::review::Review;
 use crate::verdict::compare::compare;
-use halfcheck_reports::model::{FirstSeen, History, Site};
+use halfcheck_reports::model::{FirstSeen, History, Judged, Site};
 use halfcheck_reports::{render, Written};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -85,21 +86,31 @@ pub fn report(options: &ReportOptions) -> Result<ReportSummary, String> {
         .iter()
         .map(|p| load(p))
         .collect::<Result<Vec<_>, _>>()?;
-    write(baseline, runs, options)
+    write(baseline, runs, options, None)
 }
 
-/// The report `run` writes for its own results (and the baseline it was given), into `out`.
+/// The report `run` writes for its own results (and the baseline it was given), into `out`,
+/// opening with what `review` found.
 pub fn report_run(
     results: &ResultsFile,
     results_path: &Path,
     baseline: Option<(&ResultsFile, &Path)>,
+    review: &Review,
     out: &Path,
 ) -> Result<ReportSummary, String> {
-    let loaded = |results: &ResultsFile, path: &Path| Loaded {
-        path: path.to_path_buf(),
-        label: load::label_of(path, &results.run.renderer),
-        results: results.clone(),
-        warnings: Vec::new(),
+    let loaded = |results: &ResultsFile, path: &Path| {
+        // A baseline given as its directory is labelled by that directory, as a run is.
+        let path = if path.is_dir() {
+            path.join(crate::runner::journal::RESULTS)
+        } else {
+            path.to_path_buf()
+        };
+        Loaded {
+            label: load::label_of(&path, &results.run.renderer),
+            path,
+            results: results.clone(),
+            warnings: Vec::new(),
+        }
     };
     let options = ReportOptions {
         out: out.to_path_buf(),
@@ -112,18 +123,24 @@ pub fn report_run(
         baseline.map(|(r, p)| loaded(r, p)),
         vec![loaded(results, results_path)],
         &options,
+        Some(adapt::judged(results, review)),
     )
 }
 
+/// Writes the site of `runs` (after the `baseline`); `judged`, the last run's review.
 fn write(
     baseline: Option<Loaded>,
     runs: Vec<Loaded>,
     options: &ReportOptions,
+    judged: Option<Judged>,
 ) -> Result<ReportSummary, String> {
     let has_baseline = baseline.is_some();
     let loaded: Vec<Loaded> = baseline.into_iter().chain(runs).collect();
     let warnings = loaded.iter().flat_map(|l| l.warnings.clone()).collect();
-    let site = site(&loaded, has_baseline, options);
+    let mut site = site(&loaded, has_baseline, options);
+    if let Some(last) = site.runs.last_mut() {
+        last.judged = judged;
+    }
     let written = render(&site, &options.out)?;
     Ok(ReportSummary {
         index: options.out.join("index.html"),

@@ -99,6 +99,48 @@ impl JournalWriter {
     }
 }
 
+/// What a run writes into its results directory, besides the CI files (`outputs::CI_FILES`):
+/// the results, the journal, the report, the kept framebuffers, and Mesa's shader cache of
+/// the runs that kept it there.
+const RUN_ENTRIES: [&str; 5] = [
+    RESULTS,
+    JOURNAL,
+    "report",
+    "framebuffers",
+    "mesa_shader_cache",
+];
+
+/// Whether `dir` holds an earlier run and nothing but what halfcheck's runs write there:
+/// the default results directory is replaced then (the README's first command works twice),
+/// never a directory holding anything else.
+pub fn holds_only_a_run(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    let names: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.file_name()))
+        .collect();
+    let own = |name: &std::ffi::OsStr| {
+        RUN_ENTRIES
+            .iter()
+            .chain(crate::outputs::CI_FILES.iter())
+            .any(|n| name == *n)
+    };
+    names.iter().any(|n| n == RESULTS || n == JOURNAL) && names.iter().all(|n| own(n))
+}
+
+/// Removes `dir`'s journal when no run began in it (still empty: the run was refused before
+/// its first worker opened, e.g. a renderer that does not match the expectations), so the
+/// directory does not block the next run, nor offer an empty journal to `--resume`.
+pub fn remove_unstarted(dir: &Path) {
+    let path = dir.join(JOURNAL);
+    if std::fs::metadata(&path).is_ok_and(|m| m.len() == 0) {
+        if let Err(e) = std::fs::remove_file(&path) {
+            log::warn!("cannot remove the empty journal {}: {e}", path.display());
+        }
+    }
+}
+
 /// Results read from `path`, with warnings about what could not be read.
 #[derive(Debug)]
 pub struct Loaded {

@@ -2,16 +2,15 @@
 //! on several machines) into one results directory, as if one machine had run them all.
 //!
 //! The inputs must be shards of one run: the same backend and renderer, the same selection
-//! apart from the shard, no shard twice and no test twice. A shard that is missing leaves the
-//! merged run a share of the tests (its selection says which shards it holds), so a
-//! comparison does not call the missing shard's tests removed. The merged run is written as a
+//! apart from the shard, every shard of the `--shard K/N` their journals record once, and no
+//! test twice; a missing or duplicate shard is an error naming it (exit 2). The merged run is written as a
 //! run's is, CI files included, judged by the review given (the shards' expectations).
 
 use super::journal::{load_results, RESULTS};
 use super::{now_rfc3339, write_results};
-use crate::results::{ResultsFile, Selection, Shard, FORMAT};
+use crate::results::{ResultsFile, Selection, FORMAT};
 use crate::review::Review;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// A merged run.
@@ -43,6 +42,8 @@ pub fn merge(
     let Some(((first_path, first), rest)) = runs.split_first() else {
         return Err("nothing to merge".to_string());
     };
+    // Shards first: a missing or repeated shard says more than the tests it repeats.
+    let selection = merged_selection(&runs)?;
     let mut run = first.run.clone();
     let mut tests = first.tests.clone();
     let mut incomplete: Vec<String> = first
@@ -73,11 +74,16 @@ pub fn merge(
         }
         run.started = run.started.min(other.run.started.clone());
         run.finished = run.finished.max(other.run.finished.clone());
+        // The shards ran side by side: the merged run worked as long as the longest.
+        run.work_s = match (run.work_s, other.run.work_s) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
         if let Some(why) = &other.run.incomplete {
             incomplete.push(format!("{}: {why}", path.display()));
         }
     }
-    run.selection = merged_selection(&runs)?;
+    run.selection = selection;
     run.incomplete = (!incomplete.is_empty()).then(|| incomplete.join("; "));
     run.command_line = command_line;
     if run.finished.is_empty() {
@@ -100,14 +106,16 @@ pub fn merge(
     Ok(Merged { results, warnings })
 }
 
-/// The selection of the merged run: the inputs' common selection, holding the union of their
-/// shards (no shard at all once every shard is there).
+/// The selection of the merged run: the inputs' common selection, without a shard, since
+/// every shard must be there. Each shard's journal records `--shard K/N`, so a missing shard
+/// (a job that died before uploading) or one given twice is an error that names it, not a
+/// merged run that is green on part of the tests.
 fn merged_selection(runs: &[(&PathBuf, ResultsFile)]) -> Result<Option<Selection>, String> {
     let without_shard = |s: &Option<Selection>| s.clone().map(|s| Selection { shard: None, ..s });
     let (first_path, first) = &runs[0];
     let common = without_shard(&first.run.selection);
     let mut count = None;
-    let mut indices = BTreeSet::new();
+    let mut given: BTreeMap<u32, &Path> = BTreeMap::new();
     for (path, results) in runs {
         if without_shard(&results.run.selection) != common {
             return Err(format!(
@@ -141,19 +149,29 @@ fn merged_selection(runs: &[(&PathBuf, ResultsFile)]) -> Result<Option<Selection
         }
         count = Some(shard.count);
         for index in &shard.indices {
-            if !indices.insert(*index) {
-                return Err(format!("shard {index}/{} is given twice", shard.count));
+            if let Some(earlier) = given.insert(*index, path) {
+                return Err(format!(
+                    "shard {index}/{} is given twice: {} and {}",
+                    shard.count,
+                    earlier.display(),
+                    path.display()
+                ));
             }
         }
     }
-    Ok(common.map(|selection| {
-        let shard = count.and_then(|count| {
-            let all = (1..=count).all(|i| indices.contains(&i));
-            (!all).then(|| Shard {
-                indices: indices.iter().copied().collect(),
-                count,
-            })
-        });
-        Selection { shard, ..selection }
-    }))
+    if let Some(count) = count {
+        let missing: Vec<String> = (1..=count)
+            .filter(|i| !given.contains_key(i))
+            .map(|i| format!("{i}/{count}"))
+            .collect();
+        if !missing.is_empty() {
+            return Err(format!(
+                "shard {} missing: the inputs hold {} of {count} shards (every shard of the run \
+                 must be merged)",
+                missing.join(", "),
+                given.len()
+            ));
+        }
+    }
+    Ok(common)
 }

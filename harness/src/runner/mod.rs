@@ -14,6 +14,7 @@
 //! `--max-fails`); every finished run's `results.json` and CI files are written by
 //! [`write_results`].
 
+pub mod cache;
 mod interrupt;
 pub mod journal;
 pub mod merge;
@@ -30,7 +31,7 @@ use crate::results::{
     read_journal, JournalHeader, ResultsFile, RunInfo, Selection, Shard, TestResult, FORMAT,
     JOURNAL_FORMAT,
 };
-use crate::review::Review;
+use crate::review::{Finding, Review};
 use crate::verdict::ReferenceMode;
 use interrupt::Interrupt;
 use journal::{damaged_lines, JournalWriter, JOURNAL, RESULTS};
@@ -97,12 +98,20 @@ pub struct Settings {
     pub exact_windows: bool,
     /// Whether each test gets a lowering verdict (`--no-verdicts` turns them off: the tests
     /// run as in piglit, into RGBA8 windows, with no predictions and no reference runs).
-    #[serde(default = "verdicts_on")]
+    #[serde(default = "on")]
     pub verdicts: bool,
+    /// Mesa's shader cache (`runner::cache`): by default in the user's cache directory;
+    /// `None` turns it off (`--no-shader-cache`, and runs recorded before it existed).
+    #[serde(default)]
+    pub shader_cache: Option<PathBuf>,
+    /// Whether the run writes its HTML report into its directory (`--no-report` turns it
+    /// off); a resumed run does as the run it finishes did.
+    #[serde(default = "on")]
+    pub report: bool,
 }
 
-/// Runs recorded before `--no-verdicts` existed had verdicts.
-fn verdicts_on() -> bool {
+/// Runs recorded before `--no-verdicts` and `--no-report` existed had verdicts and reports.
+fn on() -> bool {
     true
 }
 
@@ -129,8 +138,9 @@ pub trait Progress: Sync {
     /// The first worker is up on `info`'s driver: `to_run` tests to run now; `done`, the
     /// results already in the journal (`--resume`).
     fn start(&self, info: &RunInfo, to_run: usize, done: &BTreeMap<String, TestResult>);
-    /// A test's final result (after any retries), as it arrives, in the order tests finish.
-    fn finished(&self, name: &str, result: &TestResult);
+    /// A test's final result (after any retries), as it arrives, in the order tests finish,
+    /// with the review's finding when it needs attention.
+    fn finished(&self, name: &str, result: &TestResult, finding: Option<&Finding>);
 }
 
 /// How a run is watched and judged while it goes on.
@@ -154,6 +164,9 @@ pub struct RunOutcome {
     pub results_path: PathBuf,
     /// Set when a signal stopped the run: the exit status it should end with.
     pub signal_exit: Option<u8>,
+    /// Whether the run's settings ask for its HTML report (`--no-report`, recorded in the
+    /// journal, so a resumed run keeps it).
+    pub report: bool,
 }
 
 /// Runs the tests and writes the results. Errors are problems that stop the whole run before
@@ -208,7 +221,7 @@ pub fn run(options: &RunOptions, hooks: &Hooks) -> Result<RunOutcome, String> {
         return Err("no .shader_test files selected".to_string());
     }
     let journal = JournalWriter::create(&options.results_dir, options.force)?;
-    execute(
+    let outcome = execute(
         Plan {
             dir: &options.results_dir,
             settings: &options.settings,
@@ -219,14 +232,30 @@ pub fn run(options: &RunOptions, hooks: &Hooks) -> Result<RunOutcome, String> {
             journal,
         },
         hooks,
-    )
+    );
+    if outcome.is_err() {
+        journal::remove_unstarted(&options.results_dir);
+    }
+    outcome
 }
 
 /// `run --resume DIR`: runs what `DIR`'s journal lacks, with the settings and selection its
 /// header recorded, and rebuilds `results.json`.
 pub fn resume(dir: &Path, hooks: &Hooks) -> Result<RunOutcome, String> {
     let path = dir.join(JOURNAL);
-    let journal = read_journal(&path).map_err(|e| format!("cannot resume: {e}"))?;
+    let mut journal = read_journal(&path).map_err(|e| format!("cannot resume: {e}"))?;
+    // The earlier sessions' work: theirs before, and the last one's from its start to its
+    // last result, the journal's last write; the time since then was no work.
+    let last_write = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+    let run = &mut journal.header.run;
+    let session_start = run.resumed.as_deref().unwrap_or(&run.started);
+    let last_session = humantime::parse_rfc3339(session_start)
+        .ok()
+        .zip(last_write)
+        .and_then(|(start, end)| end.duration_since(start).ok())
+        .map_or(0.0, |d| d.as_secs_f64());
+    run.work_s = Some(run.work_s.unwrap_or(0.0) + last_session);
+    run.resumed = Some(now_rfc3339());
     for warning in damaged_lines(&path, &journal, "its test runs again") {
         log::warn!("{warning}");
     }
@@ -292,6 +321,7 @@ struct Collected {
 }
 
 fn execute(mut plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
+    let session = std::time::Instant::now();
     let settings = plan.settings;
     let command = worker_command(plan.dir, settings)?;
     let interrupt = Interrupt::on_signals()?;
@@ -338,7 +368,8 @@ fn execute(mut plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
         if let Err(e) = c.journal.append(&job.name, &result) {
             interrupt.stop(e);
         }
-        if hooks.review.fails_run(&job.name, &result) {
+        let finding = hooks.review.finding(&job.name, &result);
+        if finding.as_ref().is_some_and(|f| f.kind.fails_run()) {
             c.unexpected += 1;
             if let Some(max) = settings.max_fails.filter(|max| c.unexpected >= *max) {
                 interrupt.stop(format!(
@@ -346,7 +377,9 @@ fn execute(mut plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
                 ));
             }
         }
-        hooks.progress.finished(&job.name, &result);
+        hooks
+            .progress
+            .finished(&job.name, &result, finding.as_ref());
         c.tests.insert(job.name.clone(), result);
     };
     let fails_run = |name: &str, result: &TestResult| hooks.review.fails_run(name, result);
@@ -369,6 +402,7 @@ fn execute(mut plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
         run: RunInfo {
             finished: now_rfc3339(),
             incomplete: interrupt.reason(),
+            work_s: Some(run.work_s.unwrap_or(0.0) + session.elapsed().as_secs_f64()),
             ..run
         },
         tests: collected.tests,
@@ -379,6 +413,7 @@ fn execute(mut plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
         results,
         results_path,
         signal_exit: interrupt.exit_code(),
+        report: settings.report,
     })
 }
 
@@ -414,6 +449,7 @@ fn begin(
     }
     let run = RunInfo {
         started,
+        environment: crate::lane::driver_environment(),
         command_line: hooks.command_line.clone(),
         selection: Some(std::mem::take(&mut plan.selection)),
         ..info
@@ -446,28 +482,15 @@ fn resolved_kind(asked: BackendKind, info: &RunInfo) -> BackendKind {
     }
 }
 
-/// How to start a worker for this run, with Mesa's shader cache inside the results directory.
-///
-/// A cache halfcheck places there is kept in one file (`MESA_DISK_CACHE_SINGLE_FILE`) unless
-/// the user chose otherwise: it serves only the run's own repeats, and writing one file per
-/// compiled shader cost the suite of `scripts/bench` 12% of its wall time (BENCHMARKS.md).
-/// A cache directory the user set is left as it is.
+/// How to start a worker for this run, with Mesa's shader cache where the settings say
+/// (`cache`).
 fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find halfcheck itself: {e}"))?;
-    let mut env = Vec::new();
-    if std::env::var_os("MESA_SHADER_CACHE_DIR").is_none() {
-        let cache = absolute(dir).join("mesa_shader_cache");
-        env.push((
-            "MESA_SHADER_CACHE_DIR".to_string(),
-            cache.display().to_string(),
-        ));
-        if std::env::var_os("MESA_DISK_CACHE_SINGLE_FILE").is_none() {
-            env.push((
-                "MESA_DISK_CACHE_SINGLE_FILE".to_string(),
-                "true".to_string(),
-            ));
-        }
-    }
+    let mut env = cache::worker_env(
+        settings.shader_cache.as_deref(),
+        &crate::lane::driver_environment(),
+        |name| std::env::var_os(name).is_some(),
+    );
     env.push(("GLIBC_TUNABLES".to_string(), worker_malloc_tunables()));
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     env.extend(thread_counts(cpus, settings.jobs, |name| {

@@ -4,7 +4,8 @@
 
 use super::interrupt::Interrupt;
 use super::protocol::{Job, Reply};
-use crate::results::{Attempt, RunInfo, Status, TestResult};
+use crate::results::{RunInfo, Status, TestResult};
+use crate::review::settle;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
@@ -348,34 +349,20 @@ fn next_job(queue: &Mutex<VecDeque<Job>>, interrupt: &Interrupt) -> Option<Job> 
     queue.lock().ok().and_then(|mut q| q.pop_front())
 }
 
-/// Runs a job, and again while its result is unexpected and retries are left; a result that
-/// changes (status or verdict) from the first attempt's is a flake. `None` when interrupted.
+/// Runs a job, and again while its result fails the run and retries are left; the runs are
+/// settled into one result by the review's rule (`review::settle`: a flake only when the last
+/// run met its expectation). `None` when interrupted.
 fn run_with_retries(
     settings: &PoolSettings,
     worker: &mut Option<Worker>,
     job: &Job,
 ) -> Option<TestResult> {
-    let mut result = run_once(settings, worker, job)?;
-    if !(settings.fails_run)(&job.name, &result) {
-        return Some(result);
+    let fails = |result: &TestResult| (settings.fails_run)(&job.name, result);
+    let mut runs = vec![run_once(settings, worker, job)?];
+    while runs.last().is_some_and(&fails) && runs.len() <= settings.retries as usize {
+        runs.push(run_once(settings, worker, job)?);
     }
-    let first = (result.status, result.verdict);
-    let mut attempts = Vec::new();
-    for _ in 0..settings.retries {
-        let again = run_once(settings, worker, job)?;
-        attempts.push(Attempt {
-            status: result.status,
-            verdict: result.verdict,
-            reason: result.reason.take(),
-        });
-        result = again;
-        if (result.status, result.verdict) != first {
-            result.flake = true;
-            break;
-        }
-    }
-    result.attempts = attempts;
-    Some(result)
+    settle(runs, fails)
 }
 
 /// Runs a job once on `worker`, starting a fresh worker when there is none.

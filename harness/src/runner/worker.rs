@@ -26,6 +26,9 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     if let Some(name) = kind.to_possible_value() {
         faults.hang_before_opening(name.get_name());
     }
+    if matches!(kind, BackendKind::Gl | BackendKind::Auto) {
+        super::cache::create_dir_from_env();
+    }
     let (mut backend, fallback) = match open_backend(kind, options) {
         Ok(opened) => (opened.backend, opened.fallback),
         Err(message) => {

@@ -5,9 +5,18 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The `halfcheck` binary under test.
+/// The `halfcheck` binary under test, with its user cache (Mesa's shader cache) in a
+/// directory of the test run's own, never the user's home.
 pub fn halfcheck() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_halfcheck"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_halfcheck"));
+    command.env("XDG_CACHE_HOME", test_cache());
+    command
+}
+
+/// The user cache directory the tests' `halfcheck` runs use: one per test process, under the
+/// system temp dir.
+pub fn test_cache() -> PathBuf {
+    std::env::temp_dir().join(format!("halfcheck-test-cache-{}", std::process::id()))
 }
 
 pub use halfcheck_test_support::{anchors, igalia_mediump, piglit, skip};
