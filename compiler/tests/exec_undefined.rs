@@ -113,11 +113,11 @@ fn a_remainder_by_zero_or_with_a_negative_operand_is_undefined() {
 fn a_float_outside_the_integer_types_range_converts_to_an_undefined_value() {
     let signed = shader(
         "uniform float x;",
-        "int i = int(x); c = vec4(float(i & 255), 0.0, 0.0, 1.0);",
+        "highp int i = int(x); c = vec4(float(i & 255), 0.0, 0.0, 1.0);",
     );
     let unsigned = shader(
         "uniform float x;",
-        "uint u = uint(x); c = vec4(float(u & 255u), 0.0, 0.0, 1.0);",
+        "highp uint u = uint(x); c = vec4(float(u & 255u), 0.0, 0.0, 1.0);",
     );
     assert_eq!(both(&signed, &[], &[("x", 3.0e9)]).0.open, vec![true; 4]);
     assert_eq!(both(&signed, &[], &[("x", -2.5)]).0.open, vec![false; 4]);
@@ -229,4 +229,21 @@ fn the_bits_of_a_zero_depend_on_a_sign_a_compiler_may_drop() {
         "c = vec4(float(floatBitsToInt(a) < 0), 0.0, 0.0, 1.0);",
     );
     assert_eq!(both(&nonzero, &[], &[("a", -2.0)]).0.open, vec![false; 4]);
+}
+
+#[test]
+fn a_lowered_mediump_integer_that_overflows_16_bits_is_undefined() {
+    let src = "#version 300 es\nprecision highp float;\nprecision mediump int;\nuniform int a;\n\
+               out vec4 c;\nvoid main() { int s = a * a; c = vec4(float(s), 0.0, 0.0, 1.0); }";
+    let options = CompileOptions {
+        model: halfcheck_compiler::Model::Spec,
+        lower: true,
+        ..CompileOptions::default()
+    };
+    let module = compile(src, Stage::Fragment, "t.frag", &options).expect("compiles");
+    // 300 * 300 = 90000 does not fit 16 bits: a driver may wrap it (llvmpipe: 24464) or not.
+    let wrapped = run(&module, &Bounds::mediump(), &[("a", 300)], &[]);
+    assert_eq!(wrapped.open, vec![true; 4]);
+    let fits = run(&module, &Bounds::mediump(), &[("a", 100)], &[]);
+    assert_eq!(fits.open, vec![false; 4]);
 }

@@ -197,6 +197,17 @@ impl<D: Domain> Invocation<'_, D> {
             if integers && matches!(b, Binary::Div | Binary::Mod) {
                 self.open_integer_division(b == Binary::Mod, &values[0], &values[1]);
             }
+            if integers && ranges && matches!(base, BaseType::Int16 | BaseType::Uint16) {
+                let exact = self.zip2(&values[0], &values[1], |x, y| match (x, y) {
+                    (Lanes::Int(x), Lanes::Int(y)) => {
+                        Some(Lanes::Int(map2(x, y, |p, q| int_binary(b, p, q))))
+                    }
+                    _ => None,
+                });
+                if let Some(exact) = exact {
+                    self.open_integer_overflow(base, &exact);
+                }
+            }
             let alternative = if op == Op::Mul && ranges {
                 self.normalize_form(&values[0], &operands[1], width)?
             } else {
@@ -408,6 +419,9 @@ impl<D: Domain> Invocation<'_, D> {
             }
             _ => {
                 let out = self.convert_op(e, op, &values, base, width)?;
+                if ranges && matches!(op, Op::I2imp | Op::U2ump | Op::I2i | Op::U2u) {
+                    self.open_integer_overflow(base, &values[0]);
+                }
                 let from_float = matches!(values[0].first(), Some(Lanes::Float(_)));
                 let to_float = matches!(out.first(), Some(Lanes::Float(_)));
                 if ranges && from_float && !to_float {

@@ -125,6 +125,29 @@ impl<D: Domain> Invocation<'_, D> {
         self.leave_open(|i| open[i]);
     }
 
+    /// Leaves open the lanes where `exact`, an integer result before it is wrapped to `base`,
+    /// lies outside a 16-bit `base` (a lowered lowp or mediump integer): only highp integer
+    /// overflow wraps by the spec; a driver may keep 32 bits or anything there.
+    pub(super) fn open_integer_overflow(&mut self, base: BaseType, exact: &Value<D::F>) {
+        let (min, max) = match base {
+            BaseType::Int16 => (i64::from(i16::MIN), i64::from(i16::MAX)),
+            BaseType::Uint16 => (0, i64::from(u16::MAX)),
+            _ => return,
+        };
+        if !self.domain.tracks_ranges() {
+            return;
+        }
+        let mut open = vec![false; self.lanes];
+        for lanes in exact {
+            if let Lanes::Int(v) = lanes {
+                for (i, slot) in open.iter_mut().enumerate() {
+                    *slot |= !(min..=max).contains(&at(v, i));
+                }
+            }
+        }
+        self.leave_open(|i| open[i]);
+    }
+
     /// Leaves open the lanes whose `index` lies outside `0..count`.
     pub(super) fn open_out_of_range(&mut self, index: &[i64], count: usize) {
         if !self.domain.tracks_ranges() {
