@@ -70,6 +70,7 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
         exact_windows: true,
         // The inference predicts each probe itself; the run's verdicts would be unread.
         verdicts: false,
+        worker_memory_mib: crate::runner::default_worker_memory(),
     };
     let review = Review::default();
     let outcome = run(

@@ -99,6 +99,15 @@ pub struct Settings {
     /// run as in piglit, into RGBA8 windows, with no predictions and no reference runs).
     #[serde(default = "verdicts_on")]
     pub verdicts: bool,
+    /// Each worker's memory limit in MiB (0: none); runs recorded before it existed had the
+    /// default.
+    #[serde(default = "default_worker_memory")]
+    pub worker_memory_mib: u64,
+}
+
+/// A worker's memory limit when none was asked for (`worker::DEFAULT_MEMORY_MIB`).
+pub fn default_worker_memory() -> u64 {
+    worker::DEFAULT_MEMORY_MIB
 }
 
 /// Runs recorded before `--no-verdicts` existed had verdicts.
@@ -118,7 +127,7 @@ impl Settings {
             verdicts: self.verdicts,
             framebuffers: self
                 .framebuffers
-                .then(|| absolute(dir).join("framebuffers")),
+                .then(|| absolute(dir).join(journal::FRAMEBUFFERS)),
         }
     }
 }
@@ -375,6 +384,9 @@ fn execute(mut plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
     };
     let results_path = plan.dir.join(RESULTS);
     write_results(plan.dir, &results, hooks.review)?;
+    // Everything measured is written: a signal during what follows (the summary, the
+    // report's emulator images) ends the process at once instead of being ignored.
+    Interrupt::exit_on_signals()?;
     Ok(RunOutcome {
         results,
         results_path,
@@ -454,7 +466,10 @@ fn resolved_kind(asked: BackendKind, info: &RunInfo) -> BackendKind {
 /// A cache directory the user set is left as it is.
 fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find halfcheck itself: {e}"))?;
-    let mut env = Vec::new();
+    let mut env = vec![(
+        worker::MEMORY_LIMIT_ENV.to_string(),
+        settings.worker_memory_mib.to_string(),
+    )];
     if std::env::var_os("MESA_SHADER_CACHE_DIR").is_none() {
         let cache = absolute(dir).join("mesa_shader_cache");
         env.push((
