@@ -6,8 +6,9 @@
 //! built-ins expand, how texels, rasterisation, interpolation, derivatives and the shader
 //! interface behave), and for a profile that `halfcheck fingerprint` measured, the evidence
 //! that decided each choice and why any stayed undetermined. [`CHOICES`] names every choice
-//! with its meaning and values; a choice a file leaves out takes its default, the value of
-//! the default profile, `llvmpipe`. The profiles halfcheck ships live in `compiler/profiles/`
+//! with its meaning and values. A file must name every choice, and a key that is no choice is
+//! an error: a profile cut short would otherwise run with llvmpipe's values under its own
+//! name. `Default` still gives the default profile's values, `llvmpipe`'s. The profiles halfcheck ships live in `compiler/profiles/`
 //! and are built into the binary ([`Profile::builtin`]), so a fresh clone needs no files.
 //!
 //! The compiler's passes read [`Choices::lowering`] (through [`crate::CompileOptions`]),
@@ -30,8 +31,7 @@ pub struct Profile {
     /// The driver it describes and how it was measured.
     #[serde(default)]
     pub describes: String,
-    /// The choices.
-    #[serde(default)]
+    /// The choices, every one named: a file that leaves one out is refused.
     pub choices: Choices,
     /// Per choice key, the probe and numbers that decided it (fingerprinted profiles).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -44,7 +44,7 @@ pub struct Profile {
 /// Every choice the emulator makes. `Default` is the default profile's (llvmpipe's) value of
 /// each.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields)]
 pub struct Choices {
     /// Which precision rules decide what may be lowered.
     pub precision: Model,
@@ -63,7 +63,7 @@ pub struct Choices {
 
 /// How the arithmetic rounds, flushes and expands built-ins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields)]
 pub struct Arithmetic {
     /// What a binary32 operation's result holds.
     pub binary32: Binary32,
@@ -237,7 +237,7 @@ pub enum Pow {
 
 /// Texel conversion and filtering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields)]
 pub struct Texture {
     /// How a texel entering binary16 (a mediump or lowp sampler) is converted.
     pub texel_to_f16: TexelConversion,
@@ -279,7 +279,7 @@ pub enum Filtering {
 
 /// Rasterisation, interpolation and derivatives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields)]
 pub struct Raster {
     /// Vertices snap to 1/256 pixel before coverage is decided.
     pub subpixel_snap: bool,
@@ -325,7 +325,7 @@ pub enum Derivatives {
 
 /// The shader interface.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields)]
 pub struct Interface {
     /// mediump and lowp float fragment inputs are rounded to binary16 when read.
     pub round_varyings: bool,
@@ -616,9 +616,9 @@ impl Profile {
                 "{origin}:{}:{}: {}",
                 at.line(),
                 at.column(),
-                without_location(&e.to_string())
+                bounded(without_location(&e.to_string()))
             ),
-            None => format!("{origin}: {e}"),
+            None => format!("{origin}: {}", bounded(e.to_string())),
         })?;
         for key in profile.evidence.keys().chain(profile.undetermined.keys()) {
             if !CHOICES.iter().any(|c| c.key == key) {
@@ -690,6 +690,18 @@ fn scalar(text: &str) -> String {
         text.to_owned()
     } else {
         serde_json::to_string(text).unwrap_or_default()
+    }
+}
+
+/// The most characters of a YAML error message shown: serde_yaml quotes the value it did not
+/// expect, which for a file that is no profile (`--emu-profile /etc/passwd`) is the file.
+const MESSAGE_CHARS: usize = 200;
+
+/// `message` cut to [`MESSAGE_CHARS`] characters.
+fn bounded(message: String) -> String {
+    match message.char_indices().nth(MESSAGE_CHARS) {
+        None => message,
+        Some((end, _)) => format!("{}... (message cut)", &message[..end]),
     }
 }
 

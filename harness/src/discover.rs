@@ -10,7 +10,8 @@
 //! error, so no result can overwrite another. `-t`/`-x` regexes select tests by name, as in
 //! `piglit run`; `--shard K/N` takes the tests whose name hashes to K.
 
-use crate::results::{Selection, Shard};
+use crate::results::read::{read_regular_text, MAX_SETTINGS_BYTES};
+use crate::results::{quote, Selection, Shard};
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::Hasher;
@@ -267,7 +268,7 @@ impl Filter {
         let compile = |patterns: &[String]| {
             patterns
                 .iter()
-                .map(|p| Regex::new(p).map_err(|e| format!("invalid regex '{p}': {e}")))
+                .map(|p| regex(p))
                 .collect::<Result<Vec<_>, _>>()
         };
         Ok(Filter {
@@ -281,6 +282,25 @@ impl Filter {
         (self.include.is_empty() || self.include.iter().any(|r| r.is_match(name)))
             && !self.exclude.iter().any(|r| r.is_match(name))
     }
+}
+
+/// Compiles a regex given by the user; an invalid one is reported with its text cut to 100
+/// characters and the regex crate's last line (what is wrong), never the whole pattern
+/// again, which its own message repeats.
+pub fn regex(pattern: &str) -> Result<Regex, String> {
+    Regex::new(pattern).map_err(|e| {
+        let message = e.to_string();
+        let what = message
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or_default();
+        format!(
+            "invalid regex '{}': {}",
+            quote::cut(pattern),
+            quote::cut(what.trim())
+        )
+    })
 }
 
 /// The shard (0-based, below `count`) a test belongs to: a hash of its name alone, so adding
@@ -331,7 +351,7 @@ impl Selected {
 
 /// Reads a `--test-list` file: one test name per line; blank lines and `#` comments skipped.
 pub fn read_test_list(path: &Path) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path)
+    let text = read_regular_text(path, MAX_SETTINGS_BYTES)
         .map_err(|e| format!("{}: cannot read the test list: {e}", path.display()))?;
     Ok(text
         .lines()
@@ -356,7 +376,16 @@ mod tests {
     #[test]
     fn invalid_regex_is_reported_with_its_text() {
         let e = Filter::new(&["(".into()], &[]).unwrap_err();
-        assert!(e.contains("invalid regex '('"), "{e}");
+        assert_eq!(e, "invalid regex '(': error: unclosed group");
+    }
+
+    /// Issue 26: a 10 MB regex gave a 10 MB error line.
+    #[test]
+    fn a_huge_invalid_regex_gives_a_short_error() {
+        let huge = "a".repeat(10 << 20) + "(";
+        let e = Filter::new(&[huge], &[]).unwrap_err();
+        assert!(e.len() < 400, "{} bytes", e.len());
+        assert!(e.contains("(10485761 characters in all)"), "{e}");
     }
 
     #[test]

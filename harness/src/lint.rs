@@ -13,7 +13,8 @@
 //! - probes whose expected value in the file matches neither `h` nor `m`, nor lies in `H`
 //!   (what a conforming driver may give where the spec leaves the result open).
 //!
-//! Tests whose shaders declare nothing lowp or mediump are skipped (n/a), and negative
+//! Each file gets `--timeout` ([`LINT_TIME_LIMIT`]) on the emulator. Tests whose shaders declare nothing lowp
+//! or mediump are skipped (n/a), and negative
 //! controls (lowering everything the rules allow changes no probed value) need not
 //! discriminate.
 
@@ -21,12 +22,14 @@ use crate::backend::emu::{predict as run_emulator, Mode};
 use crate::backend::piglit::probe::unorm8;
 use crate::discover::find_tests;
 use crate::shader_test::{parse_file, ShaderTest, SourceKind};
+use crate::time_limit;
 use crate::verdict::classify::ChannelPrediction;
 use crate::verdict::predict::predict;
 use crate::verdict::reduced::{compiler_stage, declares_reduced_precision};
 use halfcheck_compiler::analysis::foldable::foldable_patterns;
 use halfcheck_compiler::{compile, parse_shader, CompileOptions, Model};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// The reason lint gives for skipping a test whose shaders declare no reduced precision.
 pub const NOT_APPLICABLE: &str = "declares nothing lowp or mediump";
@@ -53,8 +56,13 @@ pub struct LintReport {
     pub findings: Vec<Finding>,
 }
 
-/// Lints every `.shader_test` under `paths`.
-pub fn lint(paths: &[PathBuf]) -> LintReport {
+/// How long the emulator may take over one file (its predictions in every mode) unless
+/// `lint --timeout` says otherwise; a file that takes longer is skipped with the reason, so
+/// one endless draw cannot hold up the others.
+pub const LINT_TIME_LIMIT: Duration = Duration::from_secs(30);
+
+/// Lints every `.shader_test` under `paths`, giving the emulator `limit` per file.
+pub fn lint(paths: &[PathBuf], limit: Duration) -> LintReport {
     let (files, walk_errors) = find_tests(paths);
     let mut report = LintReport::default();
     for e in walk_errors {
@@ -80,7 +88,17 @@ pub fn lint(paths: &[PathBuf]) -> LintReport {
             report.skipped.push((file.name, NOT_APPLICABLE.to_string()));
             continue;
         }
-        match lint_test(&test) {
+        let Some(linted) = time_limit::within(limit, move || lint_test(&test)) else {
+            report.skipped.push((
+                file.name,
+                format!(
+                    "the emulator took longer than {} s, lint's limit per file (--timeout)",
+                    limit.as_secs_f64()
+                ),
+            ));
+            continue;
+        };
+        match linted {
             Ok(found) => {
                 report.checked += 1;
                 report

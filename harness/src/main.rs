@@ -68,6 +68,9 @@ enum Commands {
         /// Files or directories.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Seconds the emulator may spend on one file; a file that takes longer is skipped.
+        #[arg(long, default_value_t = halfcheck::lint::LINT_TIME_LIMIT.as_secs_f64())]
+        timeout: f64,
     },
     /// Compare two runs: regressions, fixes, changes, flakes, new and removed tests.
     Compare {
@@ -192,7 +195,7 @@ struct RunArgs {
     force: bool,
     /// Finish the run whose results directory this is: run only the tests its journal lacks,
     /// with the same settings, and rebuild results.json.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "emu_mode", "emu_profile", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "retries", "max_fails", "framebuffers", "reference", "exact_windows", "no_verdicts", "shader_cache", "no_shader_cache"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "emu_mode", "emu_profile", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "worker_memory", "retries", "max_fails", "framebuffers", "reference", "exact_windows", "no_verdicts", "shader_cache", "no_shader_cache"])]
     resume: Option<PathBuf>,
     /// Only run tests whose name matches this regex (repeatable).
     #[arg(short = 't', long = "include")]
@@ -212,6 +215,10 @@ struct RunArgs {
     /// Seconds a test may run before its worker is killed.
     #[arg(long, default_value_t = 60.0)]
     timeout: f64,
+    /// Each worker's memory limit in MiB (0: none); a test that passes it is a crash whose
+    /// reason says so, and the run goes on.
+    #[arg(long, value_name = "MIB", default_value_t = halfcheck::runner::default_worker_memory())]
+    worker_memory: u64,
     /// Run an unexpected result again up to N times; a result that changes is a flake.
     #[arg(long, value_name = "N", default_value_t = 1)]
     retries: u32,
@@ -312,7 +319,10 @@ fn main() -> ExitCode {
             expectations.as_deref(),
             baseline.as_deref(),
         ),
-        Commands::Lint { paths } => lint_command(&paths),
+        Commands::Lint { paths, timeout } => lint_command(
+            &paths,
+            std::time::Duration::from_secs_f64(timeout.max(0.001)),
+        ),
         Commands::Devices => devices_command(),
         Commands::Export { results, piglit } => export_command(&results, &piglit),
         Commands::Fingerprint {
@@ -512,6 +522,7 @@ fn run_command(args: RunArgs) -> ExitCode {
                             .map(|dir| halfcheck::discover::absolute(&dir))
                             .or_else(default_dir)
                     },
+                    worker_memory_mib: args.worker_memory,
                 },
                 force: args.force || replaces_default(args.results.as_deref()),
                 results_dir: args
@@ -701,8 +712,8 @@ fn report_command(args: ReportArgs) -> ExitCode {
 }
 
 /// `halfcheck lint`: exit 0 only when nothing was found.
-fn lint_command(paths: &[PathBuf]) -> ExitCode {
-    let report = halfcheck::lint::lint(paths);
+fn lint_command(paths: &[PathBuf], limit: std::time::Duration) -> ExitCode {
+    let report = halfcheck::lint::lint(paths, limit);
     for f in &report.findings {
         outln!("{}:{}: {}", f.test, f.line, f.message);
     }

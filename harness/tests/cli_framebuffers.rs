@@ -85,3 +85,39 @@ fn the_gl_backend_keeps_the_exact_floats_of_its_window() {
     // The window is RGBA32F: values outside [0, 1] survive.
     assert_eq!(image.pixel(6, 3), Some([6.5 / 8.0, 3.5 / 4.0, -1.5, 1.0]));
 }
+
+/// Issue 26: `--force` left the earlier run's `framebuffers/` behind, so two runs' windows
+/// mixed; now the earlier run's windows go, and what is not halfcheck's stays.
+#[test]
+fn force_removes_the_earlier_runs_windows_and_keeps_what_is_not_halfchecks() {
+    let dir = temp_dir("framebuffers-force");
+    run_gradient(&dir, "emu", true);
+    let earlier = dir.join("out/framebuffers/tests/gradient/window.shader_test.rgba32f");
+    assert!(earlier.is_file());
+    // The user's own file in the results directory's framebuffers/ is not the run's.
+    std::fs::write(dir.join("out/framebuffers/notes.txt"), "mine").expect("write");
+    // A second run of other tests replaces the first with --force.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).expect("mkdir");
+    std::fs::write(other.join("window.shader_test"), GRADIENT).expect("write");
+    let output = halfcheck()
+        .args([
+            "run",
+            "--backend",
+            "emu",
+            "--force",
+            "--framebuffers",
+            "--results",
+        ])
+        .arg(dir.join("out"))
+        .arg(&other)
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(!earlier.exists(), "the earlier run's window is still there");
+    assert!(!dir.join("out/framebuffers/tests").exists());
+    assert!(dir.join("out/framebuffers/notes.txt").is_file());
+    assert!(dir
+        .join("out/framebuffers/other/window.shader_test.rgba32f")
+        .is_file());
+}

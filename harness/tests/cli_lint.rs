@@ -79,6 +79,26 @@ fn highp_only_tests_are_skipped() {
     );
 }
 
+/// Issue 26: `lint` accepted `tolerance nan` and judged the probe with it; it is a parse error
+/// naming the file and line.
+#[test]
+fn non_finite_tolerance_is_a_parse_error_naming_file_and_line() {
+    let dir = temp_dir("lint-nan");
+    std::fs::write(
+        dir.join("nan.shader_test"),
+        format!(
+            "{HEAD}void main() {{ gl_FragColor = vec4(fract(a / b * 1024.0), 0.0, 0.0, 1.0); }}\n\n\
+             [test]\nuniform float a 1.0\nuniform float b 3.0\ndraw rect -1 -1 2 2\n\
+             tolerance nan nan nan nan\nprobe all rgba 0.25 0.0 0.0 1.0\n"
+        ),
+    )
+    .expect("write");
+    let (code, out) = lint(&dir);
+    assert_ne!(code, Some(0), "{out}");
+    assert!(out.contains("nan.shader_test:17:"), "{out}");
+    assert!(out.contains("expected a finite number"), "{out}");
+}
+
 /// The corpus's own must-have: every mediump probe of cases/ discriminates.
 #[test]
 fn the_cases_corpus_passes_lint() {

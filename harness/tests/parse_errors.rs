@@ -139,3 +139,25 @@ fn error_display_cuts_a_long_line_around_the_column() {
     let caret = shown.lines().nth(2).expect("the caret").len() - 1;
     assert_eq!(caret, excerpt.len(), "the caret sits past the end: {shown}");
 }
+
+/// Issue 26: a NaN tolerance reached the worker, which wrote it as JSON `null`, and every
+/// such test "crashed"; a NaN expected value made the probe pass against any colour.
+#[test]
+fn non_finite_tolerance_and_probe_values_are_refused_where_written() {
+    for (line, column) in [
+        ("tolerance nan nan nan nan", 11),
+        ("tolerance 0.01 inf", 16),
+        ("probe all rgba nan 0 0 1", 16),
+        ("probe rgba 1 1 0.5 -inf 0 1", 20),
+        ("probe all rgb 0x7fc00000 0 0", 15),
+        ("probe all rgba 1e39 0 0 1", 16),
+    ] {
+        let e = error_for(&format!("{GOOD_HEAD}draw rect -1 -1 2 2\n{line}\n"));
+        assert_eq!((e.line, e.column), (11, column), "{line}: {e}");
+        assert!(
+            e.message
+                .contains("expected a finite number (not NaN or infinity)"),
+            "{line}: {e}"
+        );
+    }
+}

@@ -48,7 +48,8 @@ pub struct Damaged {
 pub struct Journal {
     /// Its first line.
     pub header: JournalHeader,
-    /// Results by name (a name written twice keeps its last result).
+    /// Results by name. A name written on two lines has neither result: both lines are in
+    /// `damaged`, and the test counts as not run.
     pub tests: BTreeMap<String, TestResult>,
     /// Lines that could not be read.
     pub damaged: Vec<Damaged>,
@@ -71,38 +72,76 @@ impl Journal {
 
 /// Reads a journal. A header that cannot be read is an error (nothing can be trusted); a later
 /// line that cannot be read (a run killed mid-write, a damaged disk) is listed in `damaged`.
+///
+/// A run writes each test once, and `--resume` rewrites the journal without repeats, so a
+/// test on two lines means two journals were pasted together or a line was copied: which
+/// result is true cannot be known. Rather than let the last line win, both lines are listed
+/// in `damaged` (a warning: the rest of the journal is still good) and the test counts as not
+/// run, so `--resume` runs it again.
 pub fn read_journal(path: &Path) -> Result<Journal, String> {
-    let text = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let text = crate::read::read_regular(path, crate::read::MAX_RESULTS_BYTES)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let text = String::from_utf8_lossy(&text);
     let mut lines = text.lines().enumerate();
     let header: JournalHeader = match lines.next() {
-        Some((_, first)) => serde_json::from_str(first)
-            .map_err(|e| format!("{}:1: not a halfcheck journal header: {e}", path.display()))?,
+        Some((_, first)) => serde_json::from_str(first).map_err(|e| {
+            format!(
+                "{}:1: not a halfcheck journal header: {}",
+                path.display(),
+                crate::quote::cut_message(&e.to_string())
+            )
+        })?,
         None => return Err(format!("{}: empty journal", path.display())),
     };
     if header.format != JOURNAL_FORMAT {
         return Err(format!(
             "{}:1: format is '{}', expected '{JOURNAL_FORMAT}'",
             path.display(),
-            header.format
+            crate::quote::cut(&header.format)
         ));
     }
     let mut tests = BTreeMap::new();
+    let mut first_line = BTreeMap::new();
+    let mut repeated = BTreeMap::new();
     let mut damaged = Vec::new();
     for (index, line) in lines {
         if line.trim().is_empty() {
             continue;
         }
         match serde_json::from_str::<JournalLine>(line) {
-            Ok(entry) => {
-                tests.insert(entry.name, entry.result);
-            }
+            Ok(entry) => match first_line.get(&entry.name) {
+                Some(&first) => {
+                    repeated.insert(entry.name.clone(), first);
+                    damaged.push(Damaged {
+                        line: index + 1,
+                        error: format!(
+                            "a second result for '{}', whose first is on line {first}",
+                            crate::quote::cut(&entry.name)
+                        ),
+                    });
+                }
+                None => {
+                    first_line.insert(entry.name.clone(), index + 1);
+                    tests.insert(entry.name, entry.result);
+                }
+            },
             Err(e) => damaged.push(Damaged {
                 line: index + 1,
-                error: e.to_string(),
+                error: crate::quote::cut_message(&e.to_string()).into_owned(),
             }),
         }
     }
+    for (name, first) in repeated {
+        tests.remove(&name);
+        damaged.push(Damaged {
+            line: first,
+            error: format!(
+                "'{}' has another result further on",
+                crate::quote::cut(&name)
+            ),
+        });
+    }
+    damaged.sort_by_key(|d| d.line);
     Ok(Journal {
         header,
         tests,
@@ -152,5 +191,35 @@ mod tests {
             error.contains("results.jsonl:1: not a halfcheck journal header"),
             "{error}"
         );
+    }
+
+    /// Issue 26: a journal with a test on two lines kept the last; now neither counts.
+    #[test]
+    fn a_test_on_two_lines_has_neither_result_and_both_lines_are_reported() {
+        let dir = std::env::temp_dir().join(format!("journal-twice-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let header = r#"{"format":"halfcheck-journal/1","run":{"backend":"emu","renderer":"r","versions":{},"started":"","finished":"","command_line":[]}}"#;
+        let line = |name: &str, status: &str| {
+            format!(r#"{{"name":"{name}","result":{{"status":"{status}","duration_s":0.5}}}}"#)
+        };
+        let text = [
+            header.to_string(),
+            line("a", "fail"),
+            line("b", "pass"),
+            line("a", "pass"),
+        ]
+        .join("\n");
+        let path = dir.join("results.jsonl");
+        std::fs::write(&path, text).unwrap();
+        let journal = read_journal(&path).unwrap();
+        assert_eq!(journal.tests.keys().collect::<Vec<_>>(), ["b"]);
+        let lines: Vec<_> = journal.damaged.iter().map(|d| d.line).collect();
+        assert_eq!(lines, [2, 4]);
+        assert!(
+            journal.damaged[1].error.contains("a second result for 'a'"),
+            "{:?}",
+            journal.damaged
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

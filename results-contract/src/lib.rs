@@ -6,6 +6,9 @@
 
 mod journal;
 mod json;
+pub mod quote;
+pub mod read;
+mod strict;
 mod verdict;
 
 pub use journal::{read_journal, Damaged, Journal, JournalHeader, JournalLine, JOURNAL_FORMAT};
@@ -23,15 +26,20 @@ pub const FORMAT: &str = "halfcheck-results/1";
 /// Reads a results file (`results.json`), checking its format tag; see [`read_journal`] for
 /// the journal of a run that did not finish.
 pub fn read_results(path: &std::path::Path) -> Result<ResultsFile, String> {
-    let text = std::fs::read_to_string(path)
+    let text = read::read_regular_text(path, read::MAX_RESULTS_BYTES)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let file: ResultsFile = serde_json::from_str(&text)
-        .map_err(|e| format!("{}: not a halfcheck results file: {e}", path.display()))?;
+    let file: ResultsFile = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{}: not a halfcheck results file: {}",
+            path.display(),
+            quote::cut_message(&e.to_string())
+        )
+    })?;
     if file.format != FORMAT {
         return Err(format!(
             "{}: format is '{}', expected '{FORMAT}'",
             path.display(),
-            file.format
+            quote::cut(&file.format)
         ));
     }
     Ok(file)
@@ -44,7 +52,9 @@ pub struct ResultsFile {
     pub format: String,
     /// What ran and where.
     pub run: RunInfo,
-    /// Results by test name (path relative to the directory given, `/`-separated).
+    /// Results by test name (path relative to the directory given, `/`-separated); a name
+    /// given twice is an error.
+    #[serde(deserialize_with = "strict::unique_keys::deserialize")]
     pub tests: BTreeMap<String, TestResult>,
 }
 
@@ -193,7 +203,8 @@ pub struct TestResult {
     /// The lowering verdict, once the verdict stage has judged the probes.
     #[serde(default)]
     pub verdict: Option<Verdict>,
-    /// Wall time of the test in seconds.
+    /// Wall time of the test in seconds (never negative).
+    #[serde(deserialize_with = "strict::duration::deserialize")]
     pub duration_s: f64,
     /// Why it did not pass, or why it was skipped.
     #[serde(default)]
@@ -388,5 +399,24 @@ mod tests {
         // The region's pixels stay in memory; results never hold them.
         assert!(!json.contains("region_observed"), "{json}");
         assert!(back.region_observed.is_empty());
+    }
+
+    /// Issue 26: `results.json` with a test twice kept the last result; a negative duration
+    /// was read as given.
+    #[test]
+    fn a_test_given_twice_or_a_negative_duration_is_refused() {
+        let head = r#"{"format":"halfcheck-results/1","run":{"backend":"emu","renderer":"r","versions":{},"started":"","finished":"","command_line":[]},"tests":{"#;
+        let twice = format!(
+            r#"{head}"a":{{"status":"fail","duration_s":1}},"a":{{"status":"pass","duration_s":1}}}}}}"#
+        );
+        let e = serde_json::from_str::<ResultsFile>(&twice).unwrap_err();
+        assert!(e.to_string().contains("test 'a' has two results"), "{e}");
+        let negative = format!(r#"{head}"a":{{"status":"pass","duration_s":-3}}}}}}"#);
+        let e = serde_json::from_str::<ResultsFile>(&negative).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("duration_s is -3, expected a number of seconds of 0 or more"),
+            "{e}"
+        );
     }
 }

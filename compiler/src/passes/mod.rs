@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 
 /// The lowering switches: Mesa's `gl_shader_compiler_options` for `lower_precision`, and
 /// what the driver's later pipeline undoes (`mesa_pipeline`). A driver profile's `lowering`
-/// section; a field a profile leaves out takes the default profile's (llvmpipe's) value.
+/// section, which must name every field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields)]
 pub struct Switches {
     /// `LowerPrecisionFloat16`: lower mediump float operations.
     pub float16: bool,
@@ -22,7 +22,7 @@ pub struct Switches {
     /// `LowerPrecisionConstants`: lower the constant initializers of lowered variables. Not
     /// a profile choice: halfcheck's front end folds constant variables into their uses, so
     /// it changes declarations only, never a value.
-    #[serde(skip)]
+    #[serde(skip, default = "lower_constants")]
     pub constants: bool,
     /// `LowerPrecisionFloat16Uniforms`: mediump float uniforms become 16-bit variables.
     pub float16_uniforms: bool,
@@ -40,6 +40,11 @@ pub struct Switches {
     pub lone_op_varying: bool,
     /// A 16-bit tree of one operation on 32-bit values the shader computed runs at 32 bits.
     pub lone_op_temporary: bool,
+}
+
+/// `Switches::constants` as every profile has it (not a choice a file names).
+fn lower_constants() -> bool {
+    Switches::default().constants
 }
 
 impl Switches {

@@ -75,6 +75,7 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
         // Probes of one battery, compiled once: nothing worth keeping.
         shader_cache: None,
         report: false,
+        worker_memory_mib: crate::runner::default_worker_memory(),
     };
     let review = Review::default();
     let outcome = run(

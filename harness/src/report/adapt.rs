@@ -5,6 +5,7 @@ use super::detail::float_image;
 use super::load::Loaded;
 use crate::backend::WindowImage;
 use crate::lane::lane;
+use crate::results::read::{read_regular, MAX_RESULTS_BYTES};
 use crate::results::{
     ChannelAnalysis, ChannelEvidence, Evidence, FramebufferFile, ProbeResult, ResultsFile, RunInfo,
     TestResult,
@@ -70,7 +71,10 @@ fn test(result: &TestResult, rerun: Option<String>, directory: &Path) -> model::
 /// The framebuffer a run kept (`run --framebuffers`).
 fn observed_image(file: &FramebufferFile, directory: &Path) -> Result<model::FloatImage, String> {
     let path = directory.join(&file.path);
-    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    // RGBA32F: 16 bytes a pixel; a file larger than its results say is not read to its end.
+    let expected = u64::from(file.width) * u64::from(file.height) * 16;
+    let bytes = read_regular(&path, expected.min(MAX_RESULTS_BYTES))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let window = WindowImage::from_bytes(file.width, file.height, &bytes).ok_or_else(|| {
         format!(
             "{}: {} bytes, not the {} x {} x 16 its results record",

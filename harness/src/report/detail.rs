@@ -7,10 +7,12 @@ use crate::backend::emu::{render, Mode};
 use crate::backend::piglit::program::{glsl_es_version, source};
 use crate::backend::WindowImage;
 use crate::shader_test::{parse_file, ShaderTest, SourceKind, Stage};
+use crate::time_limit;
 use halfcheck_reports::annotate::annotate;
 use halfcheck_reports::model::{EmulatorImages, FloatImage, TestDetail};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Where a run's tests may be found: the existing paths of its command line (test names are
 /// relative to them) and any given with `--tests`.
@@ -47,9 +49,9 @@ pub fn find(name: &str, roots: &[PathBuf]) -> Option<PathBuf> {
     })
 }
 
-/// The detail of one test found at `file` (or the note that it was not found), with the
-/// emulator's images when `images`.
-pub fn detail(file: Option<PathBuf>, images: bool) -> TestDetail {
+/// The detail of one test found at `file` (or the note that it was not found), without the
+/// emulator's images ([`add_images`]).
+pub fn detail(file: Option<PathBuf>) -> TestDetail {
     let Some(file) = file else {
         return TestDetail {
             notes: vec!["The .shader_test file was not found (give its directory with --tests): no source, operations or emulator images.".into()],
@@ -107,13 +109,22 @@ pub fn detail(file: Option<PathBuf>, images: bool) -> TestDetail {
         }
     }
     detail.operations = operations.into_iter().collect();
-    if images && !test.shaders.is_empty() {
-        match emulator_images(&test) {
-            Ok(images) => detail.emulator = Some(images),
-            Err(e) => detail.notes.push(format!("No emulator images: {e}")),
-        }
-    }
     detail
+}
+
+/// Adds the emulator's images to the detail of a test that was found and read. Called from
+/// outside rayon's pool: the emulator shades on that pool, which a waiting worker would block.
+pub fn add_images(detail: &mut TestDetail) {
+    let Some(test) = detail.file.as_deref().and_then(|f| parse_file(f).ok()) else {
+        return;
+    };
+    if test.shaders.is_empty() {
+        return;
+    }
+    match emulator_images(test) {
+        Ok(images) => detail.emulator = Some(images),
+        Err(e) => detail.notes.push(format!("No emulator images: {e}")),
+    }
 }
 
 /// A window framebuffer as the renderer's image.
@@ -129,12 +140,24 @@ pub fn float_image(window: &WindowImage) -> FloatImage {
     }
 }
 
-/// The emulator's highp and mediump images of the whole framebuffer.
-fn emulator_images(test: &ShaderTest) -> Result<EmulatorImages, String> {
-    let image = |mode: Mode| render(test, mode).map(|window| float_image(&window));
-    Ok(EmulatorImages {
-        highp: image(Mode::Highp)?,
-        mediump: image(Mode::Mediump)?,
+/// How long the emulator may take to draw one test's two images; a report leaves out the
+/// images of a test that takes longer, so no input can hold it up.
+pub const IMAGE_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// The emulator's highp and mediump images of the whole framebuffer, or why there are none.
+fn emulator_images(test: ShaderTest) -> Result<EmulatorImages, String> {
+    time_limit::within(IMAGE_TIME_LIMIT, move || {
+        let image = |mode: Mode| render(&test, mode).map(|window| float_image(&window));
+        Ok(EmulatorImages {
+            highp: image(Mode::Highp)?,
+            mediump: image(Mode::Mediump)?,
+        })
+    })
+    .unwrap_or_else(|| {
+        Err(format!(
+            "the emulator took longer than {} s to draw them",
+            IMAGE_TIME_LIMIT.as_secs()
+        ))
     })
 }
 
@@ -172,10 +195,8 @@ mod tests {
 
     #[test]
     fn a_case_is_annotated_with_its_mediump_operations_and_both_emulator_images() {
-        let detail = detail(
-            Some(cases().join("arithmetic/add_scalar.shader_test")),
-            true,
-        );
+        let mut detail = detail(Some(cases().join("arithmetic/add_scalar.shader_test")));
+        add_images(&mut detail);
         assert!(detail.notes.is_empty(), "{:?}", detail.notes);
         assert!(
             detail.operations.contains(&"+".to_string()),

@@ -1,13 +1,12 @@
 //! Reads what `halfcheck report` is given: a `results.json`, a results directory (its
 //! `results.json`, else its journal `results.jsonl`) or a journal of an interrupted run.
 //!
-//! A journal line is `{"name": ..., "result": ...}`; a line holding run information (`{"run":
-//! {...}}` or the run information itself) names the run. Lines that are neither are counted
-//! and reported, never fatal: a journal cut off mid-line still gives what it measured.
+//! It reads them as every other command does (`runner::journal::load_results`): a journal
+//! needs its header, and a damaged line is a warning, never fatal, so a journal cut off
+//! mid-line still gives what it measured.
 
-use crate::results::{read_results, ResultsFile, RunInfo, TestResult, FORMAT};
-use serde_json::Value;
-use std::collections::BTreeMap;
+use crate::results::ResultsFile;
+use crate::runner::journal::{load_results, JOURNAL, RESULTS};
 use std::path::{Path, PathBuf};
 
 /// One run read from disk.
@@ -26,14 +25,14 @@ pub struct Loaded {
 /// Reads `path` (a results file, a results directory or a journal).
 pub fn load(path: &Path) -> Result<Loaded, String> {
     let file = if path.is_dir() {
-        let json = path.join("results.json");
-        let journal = path.join("results.jsonl");
-        match (json.is_file(), journal.is_file()) {
+        let json = path.join(RESULTS);
+        let journal = path.join(JOURNAL);
+        match (json.exists(), journal.exists()) {
             (true, _) => json,
             (false, true) => journal,
             _ => {
                 return Err(format!(
-                    "{}: neither results.json nor results.jsonl inside",
+                    "{}: neither {RESULTS} nor {JOURNAL} inside",
                     path.display()
                 ))
             }
@@ -41,16 +40,12 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
     } else {
         path.to_path_buf()
     };
-    let (results, warnings) = if file.extension().is_some_and(|e| e == "jsonl") {
-        read_journal(&file)?
-    } else {
-        (read_results(&file)?, Vec::new())
-    };
+    let loaded = load_results(&file)?;
     Ok(Loaded {
-        label: label_of(&file, &results.run.renderer),
+        label: label_of(&file, &loaded.results.run.renderer),
         path: file,
-        results,
-        warnings,
+        results: loaded.results,
+        warnings: loaded.warnings,
     })
 }
 
@@ -70,80 +65,50 @@ pub fn label_of(file: &Path, renderer: &str) -> String {
     dir.or(driver).unwrap_or_else(|| "run".into())
 }
 
-/// Reads a journal; a line that is not a result or run information becomes a warning.
-fn read_journal(path: &Path) -> Result<(ResultsFile, Vec<String>), String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let mut tests = BTreeMap::new();
-    let mut run = RunInfo::default();
-    let mut warnings = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let parsed: Result<Value, _> = serde_json::from_str(line);
-        let read = parsed.map_err(|e| e.to_string()).and_then(|value| {
-            if let (Some(name), Some(result)) = (value.get("name"), value.get("result")) {
-                let name = name.as_str().ok_or("the test name is not a string")?;
-                let result: TestResult =
-                    serde_json::from_value(result.clone()).map_err(|e| e.to_string())?;
-                tests.insert(name.to_string(), result);
-            } else if let Some(info) = value.get("run") {
-                run = serde_json::from_value(info.clone()).map_err(|e| e.to_string())?;
-            } else if value.get("backend").is_some() && value.get("renderer").is_some() {
-                run = serde_json::from_value(value).map_err(|e| e.to_string())?;
-            } else {
-                return Err("neither a test result nor run information".to_string());
-            }
-            Ok(())
-        });
-        if let Err(e) = read {
-            warnings.push(format!("{}:{}: skipped: {e}", path.display(), i + 1));
-        }
-    }
-    if tests.is_empty() {
-        return Err(format!(
-            "{}: no test results in the journal",
-            path.display()
-        ));
-    }
-    if run.renderer.is_empty() {
-        run.renderer = "unknown (journal without run information)".into();
-    }
-    Ok((
-        ResultsFile {
-            format: FORMAT.to_string(),
-            run,
-            tests,
-        },
-        warnings,
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const HEADER: &str = r#"{"format":"halfcheck-journal/1","run":{"backend":"emu","renderer":"r","versions":{},"started":"","finished":"","command_line":[]}}"#;
+    const RESULT: &str = r#"{"status":"pass","verdict":"lowered","duration_s":0.1,"probes":[]}"#;
 
     #[test]
     fn a_journal_cut_mid_line_keeps_its_complete_results_and_says_what_it_skipped() {
         let dir = std::env::temp_dir().join(format!("halfcheck-load-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("dir");
         let journal = dir.join("results.jsonl");
-        let result = r#"{"status":"pass","verdict":"lowered","duration_s":0.1,"probes":[]}"#;
         std::fs::write(
             &journal,
-            format!("{{\"name\":\"a.shader_test\",\"result\":{result}}}\n{{\"name\":\"b.sha"),
+            format!(
+                "{HEADER}\n{{\"name\":\"a.shader_test\",\"result\":{RESULT}}}\n{{\"name\":\"b.sha"
+            ),
         )
         .expect("write");
         let loaded = load(&dir).expect("loads");
         assert_eq!(loaded.results.tests.len(), 1);
         assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
         assert!(
-            loaded.warnings[0].contains("results.jsonl:2"),
+            loaded.warnings[0].contains("results.jsonl:3"),
             "{:?}",
             loaded.warnings
         );
         assert_eq!(loaded.label, dir.file_name().unwrap().to_string_lossy());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Issue 26: `report` read a journal with a missing or junk header, which `compare`,
+    /// `export`, `--baseline` and `--resume` refuse; it reads them the same way now.
+    #[test]
+    fn a_journal_without_its_header_is_refused_as_everywhere_else() {
+        let dir = std::env::temp_dir().join(format!("halfcheck-nohead-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let journal = dir.join("results.jsonl");
+        let line = format!("{{\"name\":\"a.shader_test\",\"result\":{RESULT}}}\n");
+        for head in ["", "junk\n", "{\"format\":\"other/1\"}\n"] {
+            std::fs::write(&journal, format!("{head}{line}")).expect("write");
+            let e = load(&dir).expect_err("refused");
+            assert!(e.contains("results.jsonl:1:"), "{head:?}: {e}");
+        }
         std::fs::remove_dir_all(&dir).ok();
     }
 

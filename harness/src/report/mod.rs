@@ -250,22 +250,46 @@ fn details(
             .take(at_most)
             .collect(),
     };
-    names
-        .into_par_iter()
+    let mut details: BTreeMap<String, _> = names
+        .par_iter()
         .map(|name| {
-            let file = detail::find(name, &roots);
-            let images = with_images.contains(name);
-            let mut detail = detail::detail(file, images);
-            if let (false, Images::NeedingALook { at_most }) = (images, options.images) {
+            let mut detail = detail::detail(detail::find(name, &roots));
+            if let (false, Images::NeedingALook { at_most }) =
+                (with_images.contains(*name), options.images)
+            {
                 detail.notes.push(format!(
                     "To stay quick, this report draws the emulator's framebuffer images only for \
                      the first {at_most} tests that need a look; halfcheck report draws them for \
                      every test."
                 ));
             }
-            (name.clone(), detail)
+            ((*name).clone(), detail)
         })
-        .collect()
+        .collect();
+    // One test at a time, each under its time limit, from this thread: the emulator shades
+    // on rayon's pool, which a pool thread waiting on the limit would hold up.
+    for name in with_images {
+        let Some(detail) = details.get_mut(name) else {
+            continue;
+        };
+        // A test that timed out or crashed in a run would only do it again here.
+        let hung = runs.iter().any(|run| {
+            run.results
+                .tests
+                .get(name)
+                .is_some_and(|t| matches!(t.status, Status::Timeout | Status::Crash))
+        });
+        if hung {
+            detail.notes.push(
+                "No emulator images: the test timed out or crashed in a run, and the emulator \
+                 would only do it again."
+                    .into(),
+            );
+        } else {
+            detail::add_images(detail);
+        }
+    }
+    details
 }
 
 /// Whether a result needs a look: not passed, or a verdict other than `lowered` and `n/a`.

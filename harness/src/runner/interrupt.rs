@@ -42,6 +42,22 @@ impl Interrupt {
         Ok(interrupt)
     }
 
+    /// From now on SIGINT or SIGTERM ends the process at once, with 128 + the signal as its
+    /// exit status: for what comes after a run whose results are written (its report),
+    /// where a signal has nothing left to save and must not wait for the work to finish.
+    pub fn exit_on_signals() -> Result<(), String> {
+        let always = Arc::new(AtomicBool::new(true));
+        for signal in [SIGINT, SIGTERM] {
+            signal_hook::flag::register_conditional_shutdown(
+                signal,
+                128 + signal,
+                Arc::clone(&always),
+            )
+            .map_err(|e| format!("cannot handle signal {signal}: {e}"))?;
+        }
+        Ok(())
+    }
+
     /// Stops the run for `reason`, unless it is already stopping.
     pub fn stop(&self, reason: String) {
         self.stopped.set(reason).ok();

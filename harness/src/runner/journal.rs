@@ -1,6 +1,8 @@
 //! Writing the journal (`results.jsonl`, format in `halfcheck_results::read_journal`) and
 //! reading back any kind of results: a `results.json`, a journal, or a directory holding them.
 
+use crate::backend::WindowImage;
+use crate::outputs::CI_FILES;
 use crate::results::{
     read_journal, read_results, Journal, JournalHeader, JournalLine, ResultsFile, TestResult,
 };
@@ -12,6 +14,8 @@ use std::path::{Path, PathBuf};
 pub const JOURNAL: &str = "results.jsonl";
 /// The final results' file name in a results directory.
 pub const RESULTS: &str = "results.json";
+/// Where `run --framebuffers` keeps the windows, in a results directory.
+pub const FRAMEBUFFERS: &str = "framebuffers";
 
 /// An open journal, appended to as results arrive.
 #[derive(Debug)]
@@ -22,7 +26,8 @@ pub struct JournalWriter {
 
 impl JournalWriter {
     /// Creates `dir/results.jsonl` for a new run. A directory that already holds results is
-    /// left alone unless `force` (then its results are removed first).
+    /// left alone unless `force`: then its results, CI files and kept windows are removed
+    /// first.
     pub fn create(dir: &Path, force: bool) -> Result<Self, String> {
         let path = dir.join(JOURNAL);
         let old: Vec<PathBuf> = [RESULTS, JOURNAL]
@@ -48,6 +53,9 @@ impl JournalWriter {
         for file in old {
             std::fs::remove_file(&file)
                 .map_err(|e| format!("cannot remove {}: {e}", file.display()))?;
+        }
+        if force {
+            remove_earlier_outputs(dir)?;
         }
         let file =
             File::create(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -139,6 +147,45 @@ pub fn remove_unstarted(dir: &Path) {
             log::warn!("cannot remove the empty journal {}: {e}", path.display());
         }
     }
+}
+
+/// Removes what an earlier run into `dir` left beside its results, so two runs' files never
+/// mix: the CI files and the kept windows (`framebuffers/`, only its `.rgba32f` files and
+/// the directories they empty; anything else there is not halfcheck's and stays).
+fn remove_earlier_outputs(dir: &Path) -> Result<(), String> {
+    for name in CI_FILES {
+        let path = dir.join(name);
+        if path.is_file() {
+            std::fs::remove_file(&path)
+                .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+        }
+    }
+    let windows = dir.join(FRAMEBUFFERS);
+    if windows.is_dir() {
+        remove_windows(&windows)?;
+    }
+    Ok(())
+}
+
+/// Removes the `.rgba32f` files under `dir`, then `dir` itself if that left it empty.
+fn remove_windows(dir: &Path) -> Result<(), String> {
+    let cannot = |path: &Path, e: std::io::Error| format!("cannot remove {}: {e}", path.display());
+    for entry in std::fs::read_dir(dir).map_err(|e| cannot(dir, e))? {
+        let path = entry.map_err(|e| cannot(dir, e))?.path();
+        let kind = std::fs::symlink_metadata(&path).map_err(|e| cannot(&path, e))?;
+        if kind.is_dir() {
+            remove_windows(&path)?;
+        } else if kind.is_file()
+            && path
+                .extension()
+                .is_some_and(|e| e == WindowImage::EXTENSION)
+        {
+            std::fs::remove_file(&path).map_err(|e| cannot(&path, e))?;
+        }
+    }
+    // Not empty: it holds something else, which stays.
+    let _ = std::fs::remove_dir(dir);
+    Ok(())
 }
 
 /// Results read from `path`, with warnings about what could not be read.

@@ -108,6 +108,15 @@ pub struct Settings {
     /// off); a resumed run does as the run it finishes did.
     #[serde(default = "on")]
     pub report: bool,
+    /// Each worker's memory limit in MiB (0: none); runs recorded before it existed had the
+    /// default.
+    #[serde(default = "default_worker_memory")]
+    pub worker_memory_mib: u64,
+}
+
+/// A worker's memory limit when none was asked for (`worker::DEFAULT_MEMORY_MIB`).
+pub fn default_worker_memory() -> u64 {
+    worker::DEFAULT_MEMORY_MIB
 }
 
 /// Runs recorded before `--no-verdicts` and `--no-report` existed had verdicts and reports.
@@ -127,7 +136,7 @@ impl Settings {
             verdicts: self.verdicts,
             framebuffers: self
                 .framebuffers
-                .then(|| absolute(dir).join("framebuffers")),
+                .then(|| absolute(dir).join(journal::FRAMEBUFFERS)),
         }
     }
 }
@@ -409,6 +418,9 @@ fn execute(mut plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
     };
     let results_path = plan.dir.join(RESULTS);
     write_results(plan.dir, &results, hooks.review)?;
+    // Everything measured is written: a signal during what follows (the summary, the
+    // report's emulator images) ends the process at once instead of being ignored.
+    Interrupt::exit_on_signals()?;
     Ok(RunOutcome {
         results,
         results_path,
@@ -491,6 +503,10 @@ fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, Stri
         &crate::lane::driver_environment(),
         |name| std::env::var_os(name).is_some(),
     );
+    env.push((
+        worker::MEMORY_LIMIT_ENV.to_string(),
+        settings.worker_memory_mib.to_string(),
+    ));
     env.push(("GLIBC_TUNABLES".to_string(), worker_malloc_tunables()));
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     env.extend(thread_counts(cpus, settings.jobs, |name| {

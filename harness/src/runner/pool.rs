@@ -4,6 +4,7 @@
 
 use super::interrupt::Interrupt;
 use super::protocol::{Job, Reply};
+use super::worker::{DEFAULT_MEMORY_MIB, MEMORY_LIMIT_ENV};
 use crate::results::{RunInfo, Status, TestResult};
 use crate::review::settle;
 use std::collections::VecDeque;
@@ -47,7 +48,69 @@ pub struct Worker {
     stdin: ChildStdin,
     replies: Receiver<Reply>,
     stderr_tail: Arc<Mutex<String>>,
+    memory: Memory,
 }
+
+/// A worker's memory limit and the most it was seen to hold, to say when a crash was the
+/// limit: Rust code says so on stderr when an allocation fails, Mesa's C code just crashes.
+#[derive(Debug, Default)]
+struct Memory {
+    /// The limit the worker runs under, in bytes (`None`: none).
+    limit: Option<u64>,
+    /// The most data it was seen to hold (`/proc/PID/statm`), in bytes.
+    peak: u64,
+}
+
+impl Memory {
+    /// The limit `command` gives its worker.
+    fn of(command: &WorkerCommand) -> Memory {
+        let mib = command
+            .env
+            .iter()
+            .find(|(k, _)| k == MEMORY_LIMIT_ENV)
+            .and_then(|(_, v)| v.parse::<u64>().ok())
+            .unwrap_or(DEFAULT_MEMORY_MIB);
+        Memory {
+            limit: (mib > 0).then(|| mib.saturating_mul(1 << 20)),
+            peak: 0,
+        }
+    }
+
+    /// Notes what process `pid` holds now (its data and stack, what the limit counts).
+    fn sample(&mut self, pid: u32) {
+        let data_pages = std::fs::read_to_string(format!("/proc/{pid}/statm"))
+            .ok()
+            .and_then(|statm| statm.split_whitespace().nth(5)?.parse::<u64>().ok());
+        if let Some(pages) = data_pages {
+            self.peak = self.peak.max(pages.saturating_mul(PAGE_BYTES));
+        }
+    }
+
+    /// Why a worker that ended with `stderr_tail` ran out of memory, if it did: its stderr
+    /// says an allocation failed, or it was seen holding three quarters of its limit.
+    fn exhausted(&self, stderr_tail: &str) -> Option<String> {
+        let limit = self.limit?;
+        let said = [
+            "memory allocation of",
+            "out of memory",
+            "Out of memory",
+            "std::bad_alloc",
+        ]
+        .iter()
+        .any(|m| stderr_tail.contains(m));
+        (said || self.peak >= limit / 4 * 3).then(|| {
+            format!(
+                "memory limit: the worker passed its limit of {} MiB (run --worker-memory), \
+                 seen holding {} MiB",
+                limit >> 20,
+                self.peak >> 20
+            )
+        })
+    }
+}
+
+/// The size of a page in `/proc/PID/statm` (4 KiB on every Linux halfcheck runs on).
+const PAGE_BYTES: u64 = 4096;
 
 /// A worker process started and still opening its backend.
 pub struct Starting {
@@ -152,6 +215,7 @@ impl Worker {
             stdin,
             replies,
             stderr_tail,
+            memory: Memory::of(command),
         };
         Ok(Starting { worker })
     }
@@ -204,7 +268,7 @@ impl Worker {
                     self.stop();
                     return Ran::Abandoned;
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) => self.memory.sample(self.child.id()),
                 Err(RecvTimeoutError::Disconnected) => {
                     let died = self.stop();
                     return Ran::Done(None, Box::new(crashed(died)));
@@ -233,10 +297,14 @@ impl Worker {
             .map(|t| t.clone())
             .unwrap_or_default();
         let tail = tail.trim();
-        if tail.is_empty() {
+        let ended = if tail.is_empty() {
             format!("worker ended: {status}")
         } else {
             format!("worker ended: {status}; its stderr ended with: {tail}")
+        };
+        match self.memory.exhausted(tail) {
+            Some(why) => format!("{why}; {ended}"),
+            None => ended,
         }
     }
 

@@ -23,6 +23,7 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let faults = Faults::from_env();
+    limit_memory();
     if let Some(name) = kind.to_possible_value() {
         faults.hang_before_opening(name.get_name());
     }
@@ -91,6 +92,40 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
         }
     }
     0
+}
+
+/// How a worker learns its memory limit from its parent, in MiB (`run --worker-memory`;
+/// 0 for none).
+pub const MEMORY_LIMIT_ENV: &str = "HALFCHECK_WORKER_MEMORY_MIB";
+
+/// A worker's memory limit when its parent names none, in MiB: far above what a test within
+/// halfcheck's budgets needs (`shader_test::limits`), far below what takes a machine down.
+pub const DEFAULT_MEMORY_MIB: u64 = 4096;
+
+/// Limits this worker's memory (`RLIMIT_DATA`: its heap and private writable mappings, not
+/// the address space llvmpipe reserves and never touches) before it opens a backend. An
+/// allocation past it fails, the worker ends, and its parent records the test as a `crash`
+/// whose reason names the memory limit; the run goes on with a new worker.
+fn limit_memory() {
+    let mib = std::env::var(MEMORY_LIMIT_ENV)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(DEFAULT_MEMORY_MIB);
+    if mib == 0 {
+        return;
+    }
+    let bytes = mib.saturating_mul(1 << 20);
+    let limit = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
+    // SAFETY: setrlimit only reads the struct passed, and changes only this process's limit.
+    if unsafe { libc::setrlimit(libc::RLIMIT_DATA, &limit) } != 0 {
+        eprintln!(
+            "halfcheck worker: cannot limit its memory to {mib} MiB: {}",
+            std::io::Error::last_os_error()
+        );
+    }
 }
 
 /// Writes the test's window framebuffer to `DIR/<name>.rgba32f` and records it in the

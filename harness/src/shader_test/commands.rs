@@ -6,8 +6,8 @@
 
 use super::model::*;
 use super::tokens::{
-    comparison, count, expected, float32, float64, floats, int, int32, take, uint, words,
-    LineError, Word,
+    comparison, count, expected, finite_float32, float32, float64, floats, int, int32, take, uint,
+    words, LineError, Word,
 };
 
 /// Piglit commands halfcheck does not run, by their leading words (longest first wins).
@@ -100,7 +100,7 @@ pub(super) fn parse_command(line: &str) -> Result<Command, LineError> {
             if n == 0 {
                 return Err(LineError::at(end, "expected 1 to 4 tolerance values"));
             }
-            Command::Tolerance(take(&w[1..], n, end, "numbers", float32)?)
+            Command::Tolerance(take(&w[1..], n, end, "numbers", finite_float32)?)
         }
         ("probe", "ssbo", _) | ("probe", "atomic", "counter") => {
             match parse_buffer_probe(&w[1..], end)? {
@@ -630,7 +630,7 @@ fn parse_probe(w: &[Word<'_>], end: usize) -> Result<Option<Probe>, LineError> {
             format!("expected {expected_what}, found {} values", rest.len()),
         ));
     }
-    let numbers = take(rest, wanted, end, "values", float32)?;
+    let numbers = take(rest, wanted, end, "values", finite_float32)?;
     let region = match region_kind {
         "all" => ProbeRegion::All,
         "rect" => ProbeRegion::Rect([numbers[0], numbers[1], numbers[2], numbers[3]]),

@@ -2,8 +2,8 @@
 //!
 //! A file decides how much memory and work a backend spends on it: its own size, the window
 //! (`SIZE w h`), textures (`texture rgbw|checkerboard|integer|storage|junk`), multisample
-//! framebuffers (`fb ms`), the vertex and instance counts of draws, atomic counter buffers and
-//! shader storage buffers. Unchecked, `SIZE 100000 100000` asks the emulator for a 320 GB
+//! framebuffers (`fb ms`), the vertex and instance counts of draws, atomic counter buffers,
+//! shader storage buffers and the pixels its probes read together. Unchecked, `SIZE 100000 100000` asks the emulator for a 320 GB
 //! framebuffer and its process aborts. Both backends call [`over_budget`] before they run a
 //! test and skip one that asks for more, naming the line and the limit; `lint` skips it the
 //! same way (it runs the emulator) and `compile` and `parse` warn.
@@ -14,27 +14,16 @@
 //! interval framebuffer (24 bytes per channel) 384 MiB. A driver's own, lower limits are
 //! checked by the GL backend against the context.
 
-use super::model::{Command, FbBinding, Requirement, ShaderTest};
+use super::model::{Command, FbBinding, ProbeRegion, Requirement, ShaderTest};
 
 /// The largest file halfcheck reads as a test or a shader: piglit's largest `.shader_test` is
 /// far below a megabyte, and a name that is really `/dev/zero` must not be read forever.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
-/// Reads a test or shader file of at most [`MAX_FILE_BYTES`]; a larger one is an error that
-/// says so.
+/// Reads a test or shader file of at most [`MAX_FILE_BYTES`]; a larger one, or one that is
+/// no regular file (a named pipe would wait for a writer forever), is an error that says so.
 pub fn read_bounded(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(std::io::Error::other(format!(
-            "larger than {} MiB, the most halfcheck reads",
-            MAX_FILE_BYTES >> 20
-        )));
-    }
-    Ok(bytes)
+    crate::results::read::read_regular(path, MAX_FILE_BYTES)
 }
 
 /// The longest side of a window or texture, in pixels.
@@ -51,6 +40,10 @@ pub const MAX_ATOMIC_COUNTERS: u64 = 1 << 16;
 pub const MAX_BUFFER_BYTES: u64 = 1 << 28;
 /// The most samples of a multisample framebuffer.
 pub const MAX_SAMPLES: u64 = 64;
+/// The most pixels all of a test's probes may read together: a probed pixel keeps about 16
+/// bytes for the verdict, so 3,000 `probe all` lines of 250x250 took 2.9 GB. This is 16
+/// `probe all` of a 2048x2048 window, 1,000 of piglit's default 250x250: about 1 GB.
+pub const MAX_PROBED_PIXELS: u64 = 1 << 26;
 
 /// What a test asks for beyond the budget, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,14 +71,54 @@ pub fn over_budget(test: &ShaderTest) -> Option<OverBudget> {
         }
         _ => None,
     });
-    window.or_else(|| {
-        test.commands.iter().find_map(|command| {
-            command_over_budget(&command.value).map(|message| OverBudget {
-                line: command.line,
-                message,
+    window
+        .or_else(|| {
+            test.commands.iter().find_map(|command| {
+                command_over_budget(&command.value).map(|message| OverBudget {
+                    line: command.line,
+                    message,
+                })
             })
         })
-    })
+        .or_else(|| probes_over_budget(test))
+}
+
+/// The probe at which the pixels the test's probes read together pass
+/// [`MAX_PROBED_PIXELS`], if one does.
+fn probes_over_budget(test: &ShaderTest) -> Option<OverBudget> {
+    let (width, height) = test.require.window_size();
+    let window = u64::from(width) * u64::from(height);
+    let mut total: u64 = 0;
+    for command in &test.commands {
+        let Command::Probe(probe) = &command.value else {
+            continue;
+        };
+        let pixels = match probe.region {
+            ProbeRegion::Point(_) => 1,
+            ProbeRegion::All => window,
+            ProbeRegion::Rect([_, _, w, h]) => {
+                let (w, h) = if probe.relative {
+                    (w * f64::from(width), h * f64::from(height))
+                } else {
+                    (w, h)
+                };
+                // Only the part inside the window is read.
+                let side = |v: f64, max: u32| v.abs().min(f64::from(max)) as u64;
+                side(w, width) * side(h, height)
+            }
+        };
+        total = total.saturating_add(pixels);
+        if total > MAX_PROBED_PIXELS {
+            return Some(OverBudget {
+                line: command.line,
+                message: format!(
+                    "the probes up to here read {total} pixels; halfcheck reads at most \
+                     {MAX_PROBED_PIXELS} for one test (16 probe all of 2048x2048)"
+                ),
+            });
+        }
+    }
+    None
 }
 
 /// What one `[test]` command asks for beyond the budget.
@@ -193,11 +226,31 @@ mod tests {
 
     #[test]
     fn files_larger_than_the_budget_are_not_read_to_their_end() {
-        let endless = read_bounded(Path::new("/dev/zero")).expect_err("too large");
+        let path = std::env::temp_dir().join(format!("halfcheck-big-{}", std::process::id()));
+        let file = std::fs::File::create(&path).expect("create");
+        file.set_len(MAX_FILE_BYTES + 1).expect("sparse file");
+        let big = read_bounded(&path).expect_err("too large");
+        std::fs::remove_file(&path).expect("clean up");
+        assert!(big.to_string().contains("larger than 64 MiB"), "{big}");
+        let endless = read_bounded(Path::new("/dev/zero")).expect_err("a device");
         assert!(
-            endless.to_string().contains("larger than 64 MiB"),
+            endless.to_string().contains("a character device"),
             "{endless}"
         );
+    }
+
+    /// Issue 26: each `probe all` kept about 1 MB at 250x250, and 3,000 of them took 2.9 GB.
+    #[test]
+    fn probes_reading_more_pixels_than_the_budget_name_the_line_that_passes_it() {
+        let fits = "draw rect -1 -1 2 2\n".to_string() + &"probe all rgba 1 1 1 1\n".repeat(16);
+        assert_eq!(over_budget(&test_with("SIZE 2048 2048", &fits)), None);
+        let over = fits + "probe rect rgba (0, 0, 10, 1) (1, 1, 1, 1)\n";
+        let found = over_budget(&test_with("SIZE 2048 2048", &over)).expect("over budget");
+        assert_eq!(found.line, 10 + 16 + 1);
+        assert!(found.message.contains("read 67108874 pixels"), "{found}");
+        let many = "probe all rgba 1 1 1 1\n".repeat(3000);
+        let found = over_budget(&test_with("", &many)).expect("over budget");
+        assert!(found.message.contains("halfcheck reads at most"), "{found}");
     }
 
     #[test]

@@ -73,6 +73,18 @@ pub(super) fn float32(word: Word<'_>) -> Result<f64, LineError> {
     decimal(word)
 }
 
+/// Reads a float like [`float32`] and refuses NaN and infinity (also a decimal too large for
+/// binary32): a tolerance or an expected colour that is not finite makes every comparison
+/// false, so a probe would pass whatever the driver drew.
+pub(super) fn finite_float32(word: Word<'_>) -> Result<f64, LineError> {
+    let value = float32(word)?;
+    if (value as f32).is_finite() {
+        Ok(value)
+    } else {
+        Err(expected(word, "a finite number (not NaN or infinity)"))
+    }
+}
+
 /// Reads a double the way piglit's `strtod_hex` does: `0x` means raw binary64 bits.
 pub(super) fn float64(word: Word<'_>) -> Result<f64, LineError> {
     if let Some(hex) = strip_hex(word.text) {

@@ -22,7 +22,8 @@
 //! judged by their status alone.
 
 use super::classify::Verdict;
-use crate::results::{ResultsFile, Status, TestResult};
+use crate::results::read::{check_yaml_nesting, read_regular_text, MAX_SETTINGS_BYTES};
+use crate::results::{quote, ResultsFile, Status, TestResult};
 use globset::{GlobBuilder, GlobMatcher};
 use regex::Regex;
 use serde::Deserialize;
@@ -138,17 +139,17 @@ pub struct Unexpected {
 impl Expectations {
     /// Reads and checks an expectations file; errors name the file and what is wrong.
     pub fn load(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path)
+        let text = read_regular_text(path, MAX_SETTINGS_BYTES)
             .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
         Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
     /// Parses expectations YAML.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let file: ExpectationsFile = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
-        let regex = |pattern: &str| {
-            Regex::new(pattern).map_err(|e| format!("invalid regex '{pattern}': {e}"))
-        };
+        check_yaml_nesting(text)?;
+        let file: ExpectationsFile = serde_yaml::from_str(text)
+            .map_err(|e| quote::cut_message(&e.to_string()).into_owned())?;
+        let regex = |pattern: &str| crate::discover::regex(pattern);
         let mut entries = Vec::new();
         for (i, entry) in file.tests.into_iter().enumerate() {
             let at = format!("tests[{i}]");
@@ -158,7 +159,13 @@ impl Expectations {
                     GlobBuilder::new(&glob)
                         .literal_separator(true)
                         .build()
-                        .map_err(|e| format!("{at}: invalid glob '{glob}': {e}"))?
+                        .map_err(|e| {
+                            format!(
+                                "{at}: invalid glob '{}': {}",
+                                quote::cut(&glob),
+                                quote::cut(&e.kind().to_string())
+                            )
+                        })?
                         .compile_matcher(),
                 ),
                 (None, None, Some(pattern)) => {

@@ -38,6 +38,7 @@ use halfcheck_compiler::{Choices, CompileOptions, Profile};
 
 use crate::backend::piglit::probe::Region;
 use crate::backend::{Backend, Stop, WindowImage};
+use crate::results::read::{check_yaml_nesting, read_regular_text, MAX_SETTINGS_BYTES};
 use crate::results::{RunInfo, Status, TestResult};
 use crate::shader_test::ShaderTest;
 use serde_json::json;
@@ -128,8 +129,10 @@ pub fn load_profile(spec: &str) -> Result<Profile, String> {
         return Ok(profile);
     }
     let path = std::path::Path::new(spec);
-    match std::fs::read_to_string(path) {
-        Ok(text) => Profile::from_yaml(&text, &path.display().to_string()),
+    match read_regular_text(path, MAX_SETTINGS_BYTES) {
+        Ok(text) => check_yaml_nesting(&text)
+            .map_err(|e| format!("{}: {e}", path.display()))
+            .and_then(|()| Profile::from_yaml(&text, &path.display().to_string())),
         Err(e) => Err(format!(
             "no emulator profile '{spec}': not a built-in one ({}) and not a readable file ({e})",
             Profile::builtin_names().join(", ")
