@@ -19,7 +19,6 @@ use super::layout;
 use super::value::{at, Lanes, Value};
 use super::{Domain, Invocation, Width};
 use crate::ir::{BaseType, Type, VarId};
-use std::f64::{INFINITY, NEG_INFINITY};
 
 /// Per variable holding integer or bool components never written: per component, the lanes
 /// not written yet.
@@ -52,7 +51,7 @@ impl<D: Domain> Invocation<'_, D> {
                     v.iter()
                         .map(|&x| {
                             let point = d.representative(x);
-                            d.enter(point, NEG_INFINITY, INFINITY, Width::Single)
+                            d.enter(point, f64::NEG_INFINITY, f64::INFINITY, Width::Single)
                         })
                         .collect(),
                 ),

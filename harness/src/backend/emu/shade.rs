@@ -970,10 +970,11 @@ fn window_vertices(
     else {
         return Ok(None);
     };
-    let planes: [&dyn Fn(&[f64; 4]) -> bool; 3] = [
-        &|p| !(p[3] > 0.0 && p[3].is_finite()),
-        &|p| p[2] > p[3],
-        &|p| p[2] < -p[3],
+    // Outside the plane w > 0, the far plane, the near plane.
+    let planes: [fn(&[f64; 4]) -> bool; 3] = [
+        |p| !(p[3] > 0.0 && p[3].is_finite()),
+        |p| p[2] > p[3],
+        |p| p[2] < -p[3],
     ];
     for outside in planes {
         if vertices.iter().all(outside) {

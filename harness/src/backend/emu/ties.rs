@@ -66,11 +66,9 @@ pub fn ties(triangles: &[Triangle], width: u32, height: u32, needed: Option<&[bo
         .map(|((y, x), (mut candidates, boundary))| {
             let mut held = false;
             for (t, triangle) in triangles.iter().enumerate() {
-                if triangle.coverage.is_some_and(|c| covers(c, x, y)) {
-                    if !candidates.contains(&t) {
-                        candidates.push(t);
-                        held = true;
-                    }
+                if triangle.coverage.is_some_and(|c| covers(c, x, y)) && !candidates.contains(&t) {
+                    candidates.push(t);
+                    held = true;
                 }
             }
             candidates.sort_unstable();
