@@ -290,16 +290,23 @@ impl<D: Domain> Draw<'_, D> {
     ) -> Result<(), Stop> {
         let d = self.domain;
         let size = (fb.width, fb.height);
-        let mut settled: Vec<Option<[D::F; 4]>> = open
-            .iter()
-            .map(|(before, tie)| tie.may_keep.then_some(*before))
-            .collect();
         let join = |slot: &mut Option<[D::F; 4]>, color: [D::F; 4]| {
             *slot = Some(match *slot {
                 None => color,
                 Some(held) => [0, 1, 2, 3].map(|c| d.either(held[c], color[c])),
             });
         };
+        // The modelled driver's own value first: a point domain keeps it (`Domain::either`).
+        let mut settled: Vec<Option<[D::F; 4]>> = open
+            .iter()
+            .map(|(before, tie)| {
+                let mut slot = fb.pixel_mut(tie.x, tie.y).copied();
+                if tie.may_keep {
+                    join(&mut slot, *before);
+                }
+                slot
+            })
+            .collect();
         for (candidate, &(t, front, _, _)) in on_screen.iter().enumerate() {
             let pixels: Vec<usize> = (0..open.len())
                 .filter(|&k| open[k].1.candidates.contains(&candidate))
