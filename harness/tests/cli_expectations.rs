@@ -54,7 +54,10 @@ tests:
 
 #[test]
 /// The 10 `*_lowered` anchors fail on softpipe; with verdicts, 3 more tests that pass on both
-/// drivers are lowering regressions too (`mediump_div`, `mediump_rsq`, `simple-dot3`).
+/// drivers are lowering regressions too (`mediump_div`, `mediump_rsq`, `simple-dot3`). One of
+/// the ten, `mediump_array_index_lowered`, is `lowered` on llvmpipe only where it reads the
+/// element binary16 picks: its undefined `int(NaN)` index makes it `undetermined` elsewhere,
+/// and no regression then.
 fn softpipe_against_llvmpipe_is_thirteen_regressions_and_back_is_thirteen_fixes() {
     let Some(anchors) = igalia_mediump() else {
         return;
@@ -85,10 +88,17 @@ fn softpipe_against_llvmpipe_is_thirteen_regressions_and_back_is_thirteen_fixes(
             .output()
             .expect("runs")
     };
+    let results = std::fs::read_to_string(llvm.join("results.json")).expect("results.json");
+    let index_lowered = serde_json::from_str::<serde_json::Value>(&results).expect("json")["tests"]
+        ["igalia-mediump/glsl-es-1.00/execution/mediump_array_index_lowered.shader_test"]
+        ["verdict"]
+        == "lowered";
+    let count = if index_lowered { 13 } else { 12 };
+    let regressions = format!("regressions ({count}):");
     let worse = compare(&llvm, &soft);
     assert_eq!(worse.status.code(), Some(1), "{}", text(&worse));
     let report = text(&worse);
-    assert!(report.contains("regressions (13):"), "{report}");
+    assert!(report.contains(&regressions), "{report}");
     assert!(
         report.contains("mediump_div_lowered.shader_test: pass, partial -> fail, not-lowered")
             && report.contains("mediump_div.shader_test: pass, lowered -> pass, not-lowered"),
@@ -96,7 +106,7 @@ fn softpipe_against_llvmpipe_is_thirteen_regressions_and_back_is_thirteen_fixes(
     );
     let better = compare(&soft, &llvm);
     assert_eq!(better.status.code(), Some(0), "{}", text(&better));
-    assert!(text(&better).contains("fixes (13):"));
+    assert!(text(&better).contains(&format!("fixes ({count}):")));
 
     // The same in one step: --baseline on run.
     let again = run_anchors(
@@ -109,7 +119,7 @@ fn softpipe_against_llvmpipe_is_thirteen_regressions_and_back_is_thirteen_fixes(
         ],
     );
     assert_eq!(again.status.code(), Some(1), "{}", text(&again));
-    assert!(text(&again).contains("regressions (13):"));
+    assert!(text(&again).contains(&regressions));
 }
 
 #[test]

@@ -58,6 +58,12 @@ fn igalia_lowered_tests_are_lowered_on_llvmpipe_and_not_on_softpipe() {
         // operation on 32-bit uniforms), so only the amplified green channel is lowered.
         let on_llvmpipe = if name == "mediump_div_lowered" {
             "partial"
+        } else if name == "mediump_array_index_lowered"
+            && llvm[&test]["probes"][0]["observed"][0] != 0.5
+        {
+            // Its binary16 index is the undefined int(0 * inf): where llvmpipe reads another
+            // element than binary16's (0.0 on an AMD EPYC), nothing proves lowering.
+            "undetermined"
         } else {
             "lowered"
         };

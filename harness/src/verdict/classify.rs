@@ -9,9 +9,12 @@
 //!
 //! - **reference**: `r` outside a bounded `H` is a driver bug (`out-of-bounds`); `o == r` bit
 //!   for bit where the binary16 and binary32 predictions differ is `not-lowered`; `o != r`
-//!   on such a channel, with `o` farther from `e` than `r` or `o` (not `r`) equal bit for bit
-//!   to a binary16 prediction (`m`, `m'`), is `lowered` (the second for results that binary16
-//!   happens to bring nearer the exact value, as an index that rounds to the other side).
+//!   on such a channel, with `o` farther from `e` than `r` or `o` (not `r`) equal bit for
+//!   bit to a binary16 prediction (`m`, `m'`), is `lowered` (the second for results that
+//!   binary16 happens to bring nearer the exact value, as an index that rounds to the other
+//!   side); where `H` is unbounded (the value may rest on one the spec leaves undefined,
+//!   which two runs may give differently), only `o` a binary16 prediction and `r` the
+//!   binary32 one, bit for bit, is.
 //! - **bounds**, true of any conforming driver: `o` outside `H` and inside a bounded `M` is
 //!   `lowered`, and so is `o` outside a bounded `H` where `M` is unbounded (overflow, a
 //!   comparison binary16 may turn: every value is a conforming mediump result, none outside
@@ -151,9 +154,20 @@ pub fn reference_evidence(o: f32, r: Option<f32>, p: &ChannelPrediction) -> Evid
     if o.to_bits() == r.to_bits() {
         return Evidence::NotLowered;
     }
-    let (o_error, r_error) = ((f64::from(o) - p.exact).abs(), (r64 - p.exact).abs());
     let binary16 =
         |x: f32| x.to_bits() == p.mediump.to_bits() || x.to_bits() == p.mediump_spec.to_bits();
+    // Where `H` is unbounded, the value may rest on what the spec leaves undefined (an
+    // uninitialised value, an out-of-range index), which two runs of a driver that never
+    // lowers may give differently: only both runs matching the models bit for bit (`o` a
+    // binary16 prediction, `r` the binary32 one) proves lowering there.
+    if !bounded(&p.highp_bounds) {
+        return if binary16(o) && r.to_bits() == p.highp.to_bits() {
+            Evidence::Lowered
+        } else {
+            Evidence::Silent
+        };
+    }
+    let (o_error, r_error) = ((f64::from(o) - p.exact).abs(), (r64 - p.exact).abs());
     if o_error > r_error || (binary16(o) && !binary16(r)) {
         Evidence::Lowered
     } else {
@@ -353,13 +367,37 @@ mod tests {
             mediump: 0.5,
             mediump_spec: 0.5,
             exact: 0.5,
+            highp_bounds: Interval::new(0.9, 0.9),
+            mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
+            forced: None,
+        };
+        let (found, v) = verdict(0.5, Some(0.9), &index);
+        assert_eq!(found.reference, Lowered);
+        assert_eq!(v, C::Lowered);
+        assert_eq!(verdict(0.9, Some(0.9), &index).1, C::NotLowered);
+    }
+
+    #[test]
+    fn where_h_is_unbounded_two_runs_that_differ_prove_nothing() {
+        // An uninitialised value read by both runs: softpipe gave 0.117 in one and 0.602 in
+        // the other (seed 2311, test 376 of scripts/soundness), though it never lowers.
+        let garbage = ChannelPrediction {
+            highp: 0.6015625,
+            mediump: 0.0,
+            mediump_spec: 0.0,
+            exact: 0.6,
             highp_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
             mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
             forced: None,
         };
-        assert_eq!(verdict(0.5, Some(0.9), &index).1, C::Lowered);
-        assert_eq!(verdict(0.9, Some(0.9), &index).1, C::NotLowered);
-        assert_eq!(verdict(0.5, None, &index).1, C::Undetermined);
+        let (found, v) = verdict(0.117_187_5, Some(0.601_562_5), &garbage);
+        assert_eq!(found.reference, Silent);
+        assert_eq!(v, C::Undetermined);
+        // The same value in both runs still says the driver computed it alike.
+        assert_eq!(
+            verdict(0.601_562_5, Some(0.601_562_5), &garbage).1,
+            C::NotLowered
+        );
     }
 
     #[test]

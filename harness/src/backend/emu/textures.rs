@@ -464,6 +464,20 @@ mod tests {
         units
     }
 
+    /// The 8 x 8 rgbw texture with piglit's defaults (nearest filtering).
+    fn nearest_rgbw() -> Units {
+        let mut units = Units::new(Filtering::FixedPoint);
+        units
+            .rgbw(&TextureRgbw {
+                unit: 0,
+                width: 8,
+                height: 8,
+                format: None,
+            })
+            .expect("texture");
+        units
+    }
+
     #[test]
     fn fixed_point_filtering_matches_llvmpipe() {
         // Measured on llvmpipe: s = 110.5 / 250 on an 8-texel red|green row gives weight
@@ -489,15 +503,7 @@ mod tests {
         assert!(range[1][0] < 1e-5 && range[1][1] > 1.0 - 1e-5, "{range:?}");
         // Well inside one texel, nearest filtering: that texel, converted within the
         // allowance.
-        let mut nearest = Units::new(Filtering::FixedPoint);
-        nearest
-            .rgbw(&TextureRgbw {
-                unit: 0,
-                width: 8,
-                height: 8,
-                format: None,
-            })
-            .expect("texture");
+        let nearest = nearest_rgbw();
         let range = nearest
             .sample_range(0, [0.06, 0.07], [0.06, 0.07], [-1.0, 1.0])
             .expect("texture");
@@ -511,15 +517,7 @@ mod tests {
 
     #[test]
     fn a_coordinate_exactly_on_a_nearest_boundary_may_select_either_texel() {
-        let mut nearest = Units::new(Filtering::FixedPoint);
-        nearest
-            .rgbw(&TextureRgbw {
-                unit: 0,
-                width: 8,
-                height: 8,
-                format: None,
-            })
-            .expect("texture");
+        let nearest = nearest_rgbw();
         // s = 0.5 is texel 4 (green) as binary32 computes it, yet a driver whose texel-space
         // coordinate lands a hair lower reads texel 3 (red): both are conforming.
         let point = nearest.sample(0, [0.5, 0.1], 0.0).expect("texture");
