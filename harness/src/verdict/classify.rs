@@ -367,7 +367,7 @@ mod tests {
             mediump: 0.5,
             mediump_spec: 0.5,
             exact: 0.5,
-            highp_bounds: Interval::new(0.9, 0.9),
+            highp_bounds: Interval::new(0.85, 0.95),
             mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
             forced: None,
         };
