@@ -537,6 +537,22 @@ fn a_shader_that_loops_forever_on_llvmpipe_times_out_and_the_others_are_measured
     }
 }
 
+/// Starts a run of `dir` into `results` whose worker hangs at `mul_scalar` (test `index`),
+/// waits until the journal holds every test before it, then kills the parent with a real
+/// SIGKILL and waits until its orphaned workers are gone too.
+fn kill_at_mul_scalar(results: &Path, args: &[&str], dir: &Path, index: usize) {
+    let mut parent = spawn(faulty(results, args, dir, "hang=/mul_scalar"));
+    wait_until("the run reaches mul_scalar", || {
+        journal_lines(results) == 1 + index
+    });
+    let workers = children(parent.id());
+    parent.kill().expect("SIGKILL");
+    parent.wait().expect("reaped");
+    wait_until("the orphaned worker exits", || {
+        workers.iter().all(|&w| !alive(w))
+    });
+}
+
 /// The parent killed with a real SIGKILL mid-run: its workers go too, `compare` reads its
 /// journal, and `--resume` gives what an uninterrupted run gives (timings aside).
 #[test]
@@ -551,22 +567,8 @@ fn a_run_killed_mid_run_resumes_to_the_results_of_an_uninterrupted_run() {
     assert!(whole.status.success(), "{}", text(&whole));
 
     let killed = root.join("killed");
-    let mut parent = spawn(faulty(
-        &killed,
-        &["--backend", "emu", "-j", "1"],
-        &dir,
-        "hang=/mul_scalar",
-    ));
-    wait_until("the run reaches mul_scalar", || {
-        journal_lines(&killed) == 1 + index
-    });
-    let workers = children(parent.id());
-    parent.kill().expect("SIGKILL");
-    parent.wait().expect("reaped");
+    kill_at_mul_scalar(&killed, &["--backend", "emu", "-j", "1"], &dir, index);
     assert!(!killed.join("results.json").exists());
-    wait_until("the orphaned worker exits", || {
-        workers.iter().all(|&w| !alive(w))
-    });
 
     let compare = output({
         let mut c = halfcheck();
@@ -619,21 +621,12 @@ fn a_run_killed_mid_run_resumes_to_the_results_of_an_uninterrupted_run() {
 fn a_resumed_run_reports_its_work_not_the_gap_and_keeps_no_report() {
     let (dir, index) = arithmetic();
     let killed = temp_dir("resume-times").join("killed");
-    let mut parent = spawn(faulty(
+    kill_at_mul_scalar(
         &killed,
         &["--backend", "mock", "-j", "1", "--no-report"],
         &dir,
-        "hang=/mul_scalar",
-    ));
-    wait_until("the run reaches mul_scalar", || {
-        journal_lines(&killed) == 1 + index
-    });
-    let workers = children(parent.id());
-    parent.kill().expect("SIGKILL");
-    parent.wait().expect("reaped");
-    wait_until("the orphaned worker exits", || {
-        workers.iter().all(|&w| !alive(w))
-    });
+        index,
+    );
     // The night's idle gap: nothing runs.
     let gap = Duration::from_secs(4);
     std::thread::sleep(gap);
