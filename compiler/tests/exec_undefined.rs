@@ -206,6 +206,20 @@ fn a_chain_of_additions_may_be_added_in_any_order() {
 }
 
 #[test]
+fn a_chain_of_products_may_be_multiplied_in_any_order() {
+    let module = shader(
+        "uniform float u;",
+        "c = vec4((u * 1.0e30) * 1.0e30, 0.0, 0.0, 1.0);",
+    );
+    let (bounds, point) = both(&module, &[], &[("u", 1.0e-30)]);
+    // As written: about 1e30; as Mesa folds it, u * (1e30 * 1e30) = u * inf: inf.
+    let written = point.color[0][0];
+    assert!(written.is_finite() && written > 1.0e29, "{written}");
+    assert!(bounds.color[0][0].contains(written));
+    assert!(bounds.color[0][0].contains(f64::INFINITY));
+}
+
+#[test]
 fn degrees_allow_a_driver_that_builds_the_constant_otherwise() {
     let module = shader("uniform float x;", "c = vec4(degrees(x), 0.0, 0.0, 1.0);");
     let (bounds, point) = both(&module, &[], &[("x", 1.0)]);

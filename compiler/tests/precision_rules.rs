@@ -233,3 +233,22 @@ fn default_precision_statements_are_scoped() {
     assert!(d.contains("(declare (highp ) float hi)"), "{d}");
     assert!(d.contains("(declare (mediump ) float16_t lo)"), "{d}");
 }
+
+#[test]
+fn a_selection_takes_the_precision_of_its_values_not_of_its_bool_condition() {
+    let src = "precision highp float;\nuniform mediump float m;\nuniform highp float h;\n\
+               void main() { mediump float a = m * 2.0; \
+               gl_FragColor = vec4(a * (h > 0.5 ? a : 1.3)); }";
+    // The spec: `h > 0.5` is a bool with no precision, so the selection is mediump (and the
+    // comparison, a tree of its own, stays highp).
+    let spec = dump(src, Model::Spec, false);
+    assert!(
+        spec.contains(
+            "(expression float16_t csel (expression bool < (constant float (0.500000)) (var_ref h) )"
+        ),
+        "{spec}"
+    );
+    // Mesa keeps a selection on a 32-bit condition at 32 bits (measured on llvmpipe).
+    let mesa = dump(src, Model::Mesa, false);
+    assert!(mesa.contains("(expression float csel"), "{mesa}");
+}

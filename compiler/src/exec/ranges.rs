@@ -247,8 +247,10 @@ impl<D: Domain> Invocation<'_, D> {
 
     /// For a sum or difference with a sum or difference as an operand, `(x ± y) ± z`, every
     /// other order a driver may add the terms in (compilers reassociate: Mesa folds
-    /// `(a + #b) + #c` into `a + (#b + #c)`), when the domain tracks ranges; `None` for any
-    /// other operation.
+    /// `(a + #b) + #c` into `a + (#b + #c)`), and likewise for a product of a product,
+    /// `(x * y) * z` (Mesa folds `(a * #b) * #c` into `a * (#b * #c)`, which overflows
+    /// binary16 where the original order does not), when the domain tracks ranges; `None`
+    /// for any other operation.
     pub(super) fn reassociated(
         &mut self,
         op: Binary,
@@ -260,17 +262,27 @@ impl<D: Domain> Invocation<'_, D> {
         let floats = values
             .iter()
             .all(|v| matches!(v.first(), Some(Lanes::Float(_))));
-        if !d.tracks_ranges() || !floats || !matches!(op, Binary::Add | Binary::Sub) {
+        let product = op == Binary::Mul;
+        if !d.tracks_ranges() || !floats || !(product || matches!(op, Binary::Add | Binary::Sub)) {
             return Ok(None);
         }
+        // The operations of the chain: a product reassociates only with products.
+        let chained = |inner: Op| {
+            if product {
+                inner == Op::Mul
+            } else {
+                matches!(inner, Op::Add | Op::Sub)
+            }
+        };
         // Signed terms: (value, negated).
         let mut terms: Vec<(Value<D::F>, bool)> = Vec::new();
         let mut expanded = false;
         for (k, (operand, value)) in operands.iter().zip(values).enumerate() {
             let negated = k == 1 && op == Binary::Sub;
             match &operand.kind {
-                ExprKind::Op(inner @ (Op::Add | Op::Sub), parts)
-                    if parts.len() == 2
+                ExprKind::Op(inner, parts)
+                    if chained(*inner)
+                        && parts.len() == 2
                         && width_of_expr(operand) == width
                         && parts.iter().all(small) =>
                 {
@@ -298,14 +310,13 @@ impl<D: Domain> Invocation<'_, D> {
                     .collect()
             })
             .collect();
-        let add = |a: &Value<D::F>, b: &Value<D::F>| -> Value<D::F> {
+        let step = if product { Binary::Mul } else { Binary::Add };
+        let combine = |a: &Value<D::F>, b: &Value<D::F>| -> Value<D::F> {
             let n = a.len().max(b.len());
             (0..n)
                 .filter_map(|c| match (comp(a, c), comp(b, c)) {
                     (Some(Lanes::Float(x)), Some(Lanes::Float(y))) => {
-                        Some(Lanes::Float(map2(x, y, |p, q| {
-                            d.binary(Binary::Add, p, q, width)
-                        })))
+                        Some(Lanes::Float(map2(x, y, |p, q| d.binary(step, p, q, width))))
                     }
                     _ => None,
                 })
@@ -324,12 +335,12 @@ impl<D: Domain> Invocation<'_, D> {
         };
         let mut hull: Option<Value<D::F>> = None;
         for order in orders(signed.len()) {
-            let sum = order[1..]
-                .iter()
-                .fold(signed[order[0]].clone(), |acc, &k| add(&acc, &signed[k]));
+            let chain = order[1..].iter().fold(signed[order[0]].clone(), |acc, &k| {
+                combine(&acc, &signed[k])
+            });
             hull = Some(match hull {
-                None => sum,
-                Some(h) => either(h, &sum),
+                None => chain,
+                Some(h) => either(h, &chain),
             });
         }
         Ok(hull)

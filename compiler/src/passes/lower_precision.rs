@@ -302,11 +302,21 @@ impl Pass {
                         }
                     }
                 }
-                let s = operands.iter().fold(s, |s, o| combine(s, self.state(o, m)));
+                let s = self
+                    .precision_operands(*op, operands)
+                    .fold(s, |s, o| combine(s, self.state(o, m)));
                 self.spec_fallback(s, e)
             }
             _ => State::Unknown,
         }
+    }
+
+    /// The operands whose precision the operation takes. In `spec`, a selection's condition
+    /// is not one: a bool has no precision, so `c ? a : b` has the precision of `a` and `b`
+    /// (GLSL ES 3.00 4.5.2), and its condition is a tree of its own.
+    fn precision_operands<'e>(&self, op: Op, operands: &'e [Expr]) -> std::slice::Iter<'e, Expr> {
+        let condition = usize::from(op == Op::Csel && self.model == Model::Spec);
+        operands.get(condition..).unwrap_or_default().iter()
     }
 
     fn spec_fallback(&self, s: State, e: &Expr) -> State {
@@ -403,8 +413,11 @@ impl Pass {
             }
             ExprKind::Op(op, operands) => {
                 let lower_all = fixed(*op) == Fixed::Lowered;
-                for o in operands.iter_mut() {
-                    if lower_all && self.state(o, m) == State::Cant {
+                let own_condition = *op == Op::Csel && self.model == Model::Spec;
+                for (k, o) in operands.iter_mut().enumerate() {
+                    if own_condition && k == 0 && self.state(o, m) != State::Should {
+                        self.root(o, m);
+                    } else if lower_all && self.state(o, m) == State::Cant {
                         self.root(o, m);
                         let inner = std::mem::replace(o, placeholder());
                         *o = convert(inner, false);
