@@ -4,11 +4,21 @@
 # tests that need the anchors skip with a printed reason. HALFCHECK_REQUIRE_ANCHORS is unset for
 # that run; HALFCHECK_REQUIRE_GL and HALFCHECK_REQUIRE_PIGLIT pass through as they are.
 #
-# Usage: scripts/fresh-clone-test.sh [REV]   (default HEAD). The clone builds in a target
-# directory of its own: cargo keys workspace crates by their path inside the workspace, so a
-# shared one would let the clone's build (and its baked-in paths) stand in for this checkout's.
+# Usage: scripts/fresh-clone-test.sh [--anchors-after] [REV]   (default HEAD).
+# --anchors-after: then put this checkout's ../shared beside the clone and run, in the same
+# build, every test target that reads the anchors (its source calls `anchors(` or
+# `igalia_mediump(`) with HALFCHECK_REQUIRE_ANCHORS=1, so that CI builds and runs the suite
+# once (.ci/run).
+# The clone builds in a target directory of its own (FRESH_CLONE_TARGET, default a temporary
+# one): cargo keys workspace crates by their path inside the workspace, so a shared one would
+# let the clone's build (and its baked-in paths) stand in for this checkout's.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
+anchors_after=0
+if [ "${1:-}" = "--anchors-after" ]; then
+    anchors_after=1
+    shift
+fi
 rev=${1:-HEAD}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -20,7 +30,7 @@ if [ -e "$work/shared" ]; then
     exit 1
 fi
 cd "$work/halfcheck"
-export CARGO_TARGET_DIR="$work/target"
+export CARGO_TARGET_DIR="${FRESH_CLONE_TARGET:-$work/target}"
 # The README's test command, exactly as written there.
 test_command=$(grep -m1 -E '^cargo test' README.md | sed 's/ *#.*$//')
 echo "fresh-clone-test: running '$test_command' in $work/halfcheck"
@@ -38,3 +48,21 @@ if [ "$skipped" -eq 0 ]; then
     echo "fresh-clone-test: no test said it skipped for the anchors: is the clone really bare?" >&2
     exit 1
 fi
+[ "$anchors_after" -eq 1 ] || exit 0
+
+# The same build, with the anchors beside the clone: each test target that reads them.
+if [ ! -d "$repo/../shared/anchors" ]; then
+    echo "fresh-clone-test: --anchors-after, but $repo/../shared/anchors is missing" >&2
+    exit 1
+fi
+ln -s "$(cd "$repo/../shared" && pwd)" "$work/shared"
+for crate in compiler harness; do
+    package=$(sed -n 's/^name = "\(.*\)"/\1/p' "$crate/Cargo.toml" | head -1)
+    targets=()
+    for file in $(grep -lE 'anchors\(|igalia_mediump\(' "$crate"/tests/*.rs); do
+        targets+=(--test "$(basename "$file" .rs)")
+    done
+    [ "${#targets[@]}" -gt 0 ] || continue
+    echo "fresh-clone-test: with the anchors: $package ${targets[*]}"
+    HALFCHECK_REQUIRE_ANCHORS=1 cargo test -q -p "$package" "${targets[@]}"
+done

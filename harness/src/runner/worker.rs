@@ -98,9 +98,11 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
 /// 0 for none).
 pub const MEMORY_LIMIT_ENV: &str = "HALFCHECK_WORKER_MEMORY_MIB";
 
-/// A worker's memory limit when its parent names none, in MiB: far above what a test within
-/// halfcheck's budgets needs (`shader_test::limits`), far below what takes a machine down.
-pub const DEFAULT_MEMORY_MIB: u64 = 4096;
+/// A worker's memory limit when its parent names none, in MiB: with the libraries' code, a
+/// worker stays under 2 GB. Measured (emulator, verdicts on): a test holds about 400 bytes per
+/// window pixel and 40 more per probed pixel, so a 2048x2048 window with one `probe all` fits
+/// (1.6 GB) and one with four does not; such a test is a `crash` that names the limit.
+pub const DEFAULT_MEMORY_MIB: u64 = 1792;
 
 /// Limits this worker's memory (`RLIMIT_DATA`: its heap and private writable mappings, not
 /// the address space llvmpipe reserves and never touches) before it opens a backend. An
