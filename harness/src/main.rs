@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand};
 use halfcheck::backend::emu::{parse_mode as parse_emu_mode, resolve_profile, Mode};
 use halfcheck::backend::gl::list_devices;
 use halfcheck::backend::{BackendKind, BackendOptions};
-use halfcheck::console::summary::{summary, Ending};
+use halfcheck::console::summary::{summary, Ending, LISTED};
 use halfcheck::console::{logger, progress::ProgressDisplay};
 use halfcheck::fingerprint::{fingerprint, profile_yaml, FingerprintOptions};
 use halfcheck::outputs::{self, CI_FILES};
@@ -620,7 +620,7 @@ fn print_outcome(
     };
     out!("{}", summary(results, review, &ending));
     if let Some(comparison) = review.comparison(results) {
-        out!("{}", comparison.report());
+        out!("{}", comparison.report_listing(LISTED));
     }
     outln!(
         "results: {} (and {} beside it)",

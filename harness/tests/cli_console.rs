@@ -282,3 +282,67 @@ fn a_regressed_run_says_what_regressed_first_one_line_each_and_bounds_the_list()
         .count();
     assert_eq!(named, 20, "{stderr}");
 }
+
+/// Issue 25: the comparison printed after `run --baseline` lists at most
+/// `console::summary::LISTED` tests per section and says how to see the rest; `compare`
+/// lists them all.
+#[test]
+fn the_comparison_after_a_run_is_bounded_and_compare_lists_every_test() {
+    let arithmetic = cases().join("arithmetic");
+    let old = temp_dir("console-baseline-old");
+    let run = |dir: &Path, baseline: Option<&Path>| {
+        let mut command = halfcheck();
+        command
+            .args([
+                "run",
+                "--backend",
+                "emu",
+                "--no-report",
+                "--force",
+                "--results",
+            ])
+            .arg(dir);
+        if let Some(baseline) = baseline {
+            command.arg("--baseline").arg(baseline);
+        }
+        command.arg(&arithmetic).output().expect("runs")
+    };
+    let first = run(&old, None);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    // The baseline: the same run with every pass written as a fail, so each test is a fix.
+    let results = old.join("results.json");
+    let json = std::fs::read_to_string(&results).expect("results.json");
+    let passes = json.matches("\"status\": \"pass\"").count();
+    assert!(passes > 20, "{passes} passing tests in cases/arithmetic");
+    std::fs::write(
+        &results,
+        json.replace("\"status\": \"pass\"", "\"status\": \"fail\""),
+    )
+    .expect("writes");
+    let new = temp_dir("console-baseline-new");
+    let again = run(&new, Some(&results));
+    let shown = text(&again);
+    assert_eq!(again.status.code(), Some(0), "{shown}");
+    assert!(shown.contains(&format!("fixes ({passes}):")), "{shown}");
+    let more = format!(
+        "... and {} more (`halfcheck compare BASELINE RESULTS` lists them all)",
+        passes - 20
+    );
+    assert!(shown.contains(&more), "{shown}");
+    let listed = shown.lines().filter(|l| l.contains(": fail, ")).count();
+    assert_eq!(listed, 20, "{shown}");
+    // `compare` lists every fix.
+    let compare = halfcheck()
+        .arg("compare")
+        .arg(&results)
+        .arg(new.join("results.json"))
+        .output()
+        .expect("runs");
+    let all = text(&compare);
+    assert_eq!(
+        all.lines().filter(|l| l.contains(": fail, ")).count(),
+        passes,
+        "{all}"
+    );
+    assert!(!all.contains("more (`halfcheck compare"), "{all}");
+}

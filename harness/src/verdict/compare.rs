@@ -166,14 +166,27 @@ fn run_differences(old: &ResultsFile, new: &ResultsFile) -> Vec<String> {
 }
 
 impl Comparison {
-    /// A human-readable report, one section per kind of change.
+    /// A human-readable report, one section per kind of change, every test listed
+    /// (`halfcheck compare`).
     pub fn report(&self) -> String {
+        self.report_listing(usize::MAX)
+    }
+
+    /// The report with at most `listed` tests per section, each cut section ending in how many
+    /// more there are and the command that lists them all (the console after a run).
+    pub fn report_listing(&self, listed: usize) -> String {
         let mut text = String::new();
         let mut section = |title: &str, lines: Vec<String>| {
             if !lines.is_empty() {
                 text.push_str(&format!("{title} ({}):\n", lines.len()));
-                for line in lines {
+                let more = lines.len().saturating_sub(listed);
+                for line in lines.into_iter().take(listed) {
                     text.push_str(&format!("  {line}\n"));
+                }
+                if more > 0 {
+                    text.push_str(&format!(
+                        "  ... and {more} more (`halfcheck compare BASELINE RESULTS` lists them all)\n"
+                    ));
                 }
             }
         };
@@ -253,6 +266,11 @@ mod tests {
         assert_eq!(c.new_tests, ["fresh"]);
         assert_eq!(c.removed_tests, ["gone"]);
         assert!(c.report().contains("a: pass, lowered -> fail, not-lowered"));
+        let cut = c.report_listing(1);
+        assert!(cut.contains(
+            "regressions (2):\n  a: pass, lowered -> fail, not-lowered\n  ... and 1 more"
+        ));
+        assert!(!cut.contains("b: pass -> crash"), "{cut}");
     }
 
     #[test]

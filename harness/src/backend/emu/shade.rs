@@ -18,7 +18,6 @@
 use super::framebuffer::Framebuffer;
 use super::interp::{self, Setup};
 use super::program::{check_batch, Program, QUADS_PER_BATCH};
-use std::collections::VecDeque;
 use super::raster::{self, Coverage, Quad, WindowVertex};
 use super::textures::Units;
 use super::ties;
@@ -33,6 +32,7 @@ use halfcheck_compiler::ir::{Module, VarId, VarMode};
 use halfcheck_compiler::profile::Binary32;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::collections::VecDeque;
 
 /// Statements one batch may execute before it counts as hung.
 const MAX_STEPS: u64 = 1_000_000;
