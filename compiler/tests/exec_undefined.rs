@@ -206,6 +206,33 @@ fn a_chain_of_additions_may_be_added_in_any_order() {
 }
 
 #[test]
+fn a_sum_held_in_a_variable_may_be_reassociated_with_the_sum_that_reads_it() {
+    let module = shader(
+        "uniform float u;\nuniform float a;",
+        "float h = (u + 65536.0) - 65536.0;\n\
+         c = vec4(h + a + 1.2247449, 0.0, 0.0, 1.0);",
+    );
+    let (bounds, point) = both(&module, &[], &[("u", 9.0), ("a", -1023.9)]);
+    // As written: (9 - 1023.9) + 1.2247449. As llvmpipe computed it (seed 2311, test 292):
+    // the constants first, 1.2247449 rounded at 65536's scale to 1.2265625.
+    let (u, a, k) = (9.0f32, -1023.9f32, 1.224_744_9_f32);
+    let written = (u + a) + k;
+    let folded = (u + a) + ((65536.0f32 + k) - 65536.0);
+    assert_eq!(point.color[0][0], f64::from(written));
+    assert_ne!(written, folded);
+    for v in [written, folded] {
+        assert!(
+            bounds.color[0][0].contains(f64::from(v)),
+            "{v}: {:?}",
+            bounds.color[0][0]
+        );
+    }
+    // One binary32 ulp of the terms' magnitudes (2^17: 1/64) per addition, not unbounded.
+    let width = bounds.color[0][0].hi() - bounds.color[0][0].lo();
+    assert!(width <= 4.0 * 2.0 / 64.0 + 1e-3, "{width}");
+}
+
+#[test]
 fn a_chain_of_products_may_be_multiplied_in_any_order() {
     let module = shader(
         "uniform float u;",

@@ -698,6 +698,19 @@ impl Domain for Bounds {
     fn either(&self, a: Interval, b: Interval) -> Interval {
         a.hull(b)
     }
+
+    /// An addition's allowance (one ulp, two in an inexact format, plus the smallest normal
+    /// where subnormals flush) at `magnitude`, once per addition; unbounded past the format's
+    /// largest value.
+    fn reassociation_slack(&self, magnitude: f64, terms: usize, width: Width) -> f64 {
+        let fmt = self.precision(width).format();
+        if !(magnitude <= fmt.max_value()) {
+            return f64::INFINITY;
+        }
+        let ulps = if fmt.exact { 1.0 } else { 2.0 };
+        let flushed = if fmt.flushes { pow2(fmt.min_exp) } else { 0.0 };
+        terms.saturating_sub(1) as f64 * (fmt.ulp(magnitude, ulps) + flushed)
+    }
 }
 
 /// The result of a function whose exact range over the operand is `range` (libm values when

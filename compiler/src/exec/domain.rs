@@ -208,6 +208,13 @@ pub trait Domain: Sync {
     fn stored(&self, x: Self::F) -> Self::F {
         x
     }
+    /// How far from the exact sum any order of adding `terms` values may end, when no partial
+    /// sum passes `magnitude`: one rounding per addition in `width`'s format. Zero in point
+    /// domains, which follow the written order.
+    fn reassociation_slack(&self, magnitude: f64, terms: usize, width: Width) -> f64 {
+        let _ = (magnitude, terms, width);
+        0.0
+    }
     /// `a`, or `b`: two values a conforming driver may compute for one thing (two forms of a
     /// built-in, two ways of a branch). Point domains keep `a`, the modelled driver's.
     fn either(&self, a: Self::F, b: Self::F) -> Self::F {

@@ -122,6 +122,11 @@ impl<G: Domain, B: Domain> Domain for Guided<G, B> {
     fn either(&self, a: Self::F, b: Self::F) -> Self::F {
         (self.guide.either(a.0, b.0), self.follower.either(a.1, b.1))
     }
+
+    /// The follower's: what the bounds allow.
+    fn reassociation_slack(&self, magnitude: f64, terms: usize, width: Width) -> f64 {
+        self.follower.reassociation_slack(magnitude, terms, width)
+    }
 }
 
 #[cfg(test)]

@@ -26,6 +26,7 @@ mod convert;
 mod divergence;
 pub mod domain;
 mod eval;
+mod forward;
 mod gallivm;
 pub mod guided;
 mod intrinsic;
@@ -110,6 +111,9 @@ pub struct Invocation<'a, D: Domain> {
     varying_ifs: HashMap<Span, Vec<VarId>>,
     /// Integer and bool components not written yet, in domains that track ranges.
     unwritten: undefined::Unwritten,
+    /// The variables a driver sees through in a sum, with what they hold, in domains that
+    /// track ranges (`forward`).
+    forwarded: HashMap<VarId, crate::ir::Expr>,
 }
 
 impl<'a, D: Domain> Invocation<'a, D> {
@@ -137,7 +141,11 @@ impl<'a, D: Domain> Invocation<'a, D> {
             kept_loops: HashMap::new(),
             varying_ifs: HashMap::new(),
             unwritten: HashMap::new(),
+            forwarded: HashMap::new(),
         };
+        if domain.tracks_ranges() {
+            invocation.forwarded = forward::single_assignments(module);
+        }
         if in_memory {
             invocation.kept_loops = loops::kept_loops(module);
             invocation.varying_ifs = divergence::varying_ifs(module);

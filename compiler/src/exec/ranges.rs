@@ -44,6 +44,10 @@ fn decided(op: Compare, a: (f64, f64), b: (f64, f64)) -> bool {
 /// linear.
 const REASSOCIATED_NODES: usize = 16;
 
+/// How many terms a reassociated sum is followed into: each is a range to add, so the cost
+/// stays linear.
+const SUM_TERMS: usize = 8;
+
 /// Whether `e` has at most [`REASSOCIATED_NODES`] nodes.
 fn small(e: &Expr) -> bool {
     let mut budget = REASSOCIATED_NODES;
@@ -245,12 +249,11 @@ impl<D: Domain> Invocation<'_, D> {
         })
     }
 
-    /// For a sum or difference with a sum or difference as an operand, `(x ± y) ± z`, every
-    /// other order a driver may add the terms in (compilers reassociate: Mesa folds
-    /// `(a + #b) + #c` into `a + (#b + #c)`), and likewise for a product of a product,
-    /// `(x * y) * z` (Mesa folds `(a * #b) * #c` into `a * (#b * #c)`, which overflows
-    /// binary16 where the original order does not), when the domain tracks ranges; `None`
-    /// for any other operation.
+    /// Every value another order of the same operations may give, when the domain tracks
+    /// ranges: for a sum or difference with a sum or difference as a term
+    /// ([`Invocation::reassociated_sum`]), and for a product of a product, `(x * y) * z`
+    /// (Mesa folds `(a * #b) * #c` into `a * (#b * #c)`, which overflows binary16 where the
+    /// written order does not). `None` for any other operation.
     pub(super) fn reassociated(
         &mut self,
         op: Binary,
@@ -258,89 +261,176 @@ impl<D: Domain> Invocation<'_, D> {
         values: &[Value<D::F>],
         width: Width,
     ) -> ExecResult<Option<Value<D::F>>> {
-        let d = self.domain;
         let floats = values
             .iter()
             .all(|v| matches!(v.first(), Some(Lanes::Float(_))));
-        let product = op == Binary::Mul;
-        if !d.tracks_ranges() || !floats || !(product || matches!(op, Binary::Add | Binary::Sub)) {
+        if !self.domain.tracks_ranges() || !floats {
             return Ok(None);
         }
-        // The operations of the chain: a product reassociates only with products.
-        let chained = |inner: Op| {
-            if product {
-                inner == Op::Mul
-            } else {
-                matches!(inner, Op::Add | Op::Sub)
-            }
-        };
+        match op {
+            Binary::Add | Binary::Sub => self.reassociated_sum(op, operands, values, width),
+            Binary::Mul => self.reassociated_product(operands, values, width),
+            _ => Ok(None),
+        }
+    }
+
+    /// `(x ± y) ± z` and longer: the terms are found through nested sums and differences of
+    /// `width` and through the variables a driver sees through ([`forward`](super::forward)),
+    /// up to [`SUM_TERMS`]. Any order of adding them (compilers reassociate: Mesa folds
+    /// `(a + #b) + #c` into `a + (#b + #c)`) ends within one rounding per addition, at the
+    /// largest magnitude a partial sum may reach, of the exact sum's range.
+    fn reassociated_sum(
+        &mut self,
+        op: Binary,
+        operands: &[Expr],
+        values: &[Value<D::F>],
+        width: Width,
+    ) -> ExecResult<Option<Value<D::F>>> {
+        let d = self.domain;
         // Signed terms: (value, negated).
         let mut terms: Vec<(Value<D::F>, bool)> = Vec::new();
         let mut expanded = false;
         for (k, (operand, value)) in operands.iter().zip(values).enumerate() {
             let negated = k == 1 && op == Binary::Sub;
-            match &operand.kind {
-                ExprKind::Op(inner, parts)
-                    if chained(*inner)
-                        && parts.len() == 2
-                        && width_of_expr(operand) == width
-                        && parts.iter().all(small) =>
-                {
+            match self.sum_parts(operand, width) {
+                Some((a, b, minus)) => {
                     expanded = true;
-                    terms.push((self.eval(&parts[0])?, negated));
-                    terms.push((self.eval(&parts[1])?, negated != (*inner == Op::Sub)));
+                    self.sum_terms(&a, negated, width, &mut terms)?;
+                    self.sum_terms(&b, negated != minus, width, &mut terms)?;
                 }
-                _ => terms.push((value.clone(), negated)),
+                None => terms.push((value.clone(), negated)),
             }
         }
         if !expanded {
             return Ok(None);
         }
-        let signed: Vec<Value<D::F>> = terms
-            .into_iter()
-            .map(|(value, negated)| {
-                value
-                    .into_iter()
-                    .map(|lanes| match lanes {
-                        Lanes::Float(v) if negated => {
-                            Lanes::Float(v.iter().map(|&x| d.unary(Unary::Neg, x, width)).collect())
-                        }
-                        other => other,
-                    })
-                    .collect()
-            })
-            .collect();
-        let step = if product { Binary::Mul } else { Binary::Add };
-        let combine = |a: &Value<D::F>, b: &Value<D::F>| -> Value<D::F> {
+        let n = terms.len();
+        let components = terms.iter().map(|(v, _)| v.len()).max().unwrap_or(0);
+        let mut out = Vec::with_capacity(components);
+        for c in 0..components {
+            let lanes: Vec<(&Vec<D::F>, bool)> = terms
+                .iter()
+                .filter_map(|(v, negated)| match comp(v, c) {
+                    Some(Lanes::Float(x)) => Some((x, *negated)),
+                    _ => None,
+                })
+                .collect();
+            if lanes.len() != n {
+                return Ok(None);
+            }
+            let count = lanes.iter().map(|(x, _)| x.len()).max().unwrap_or(1);
+            let sums = (0..count)
+                .map(|i| {
+                    let (mut lo, mut hi, mut magnitude) = (0.0f64, 0.0f64, 0.0f64);
+                    for (x, negated) in &lanes {
+                        let (a, b) = d.range(at(x, i));
+                        let (a, b) = if *negated { (-b, -a) } else { (a, b) };
+                        lo += a;
+                        hi += b;
+                        magnitude += a.abs().max(b.abs());
+                    }
+                    // The binary64 sums' own rounding, far below any format's.
+                    let slack = d.reassociation_slack(magnitude, n, width)
+                        + magnitude * n as f64 * f64::EPSILON;
+                    if lo.is_finite() && hi.is_finite() && slack.is_finite() {
+                        d.enter(lo, lo - slack, hi + slack, width)
+                    } else {
+                        d.enter(lo, f64::NAN, f64::NAN, width)
+                    }
+                })
+                .collect();
+            out.push(Lanes::Float(sums));
+        }
+        Ok(Some(out))
+    }
+
+    /// The two operands of `e` as a sum of `width` whose parts are small enough to compute
+    /// again, and whether the second is subtracted; `e` may be a variable that holds such a
+    /// sum ([`forward`](super::forward)).
+    fn sum_parts(&self, e: &Expr, width: Width) -> Option<(Expr, Expr, bool)> {
+        let held = match &e.kind {
+            ExprKind::Var(id) => self.forwarded.get(id)?,
+            _ => e,
+        };
+        match &held.kind {
+            ExprKind::Op(inner @ (Op::Add | Op::Sub), parts)
+                if parts.len() == 2 && width_of_expr(held) == width && parts.iter().all(small) =>
+            {
+                Some((parts[0].clone(), parts[1].clone(), *inner == Op::Sub))
+            }
+            _ => None,
+        }
+    }
+
+    /// Pushes the signed terms of `e` (itself, or those of the sum it is, while there is room
+    /// under [`SUM_TERMS`]).
+    fn sum_terms(
+        &mut self,
+        e: &Expr,
+        negated: bool,
+        width: Width,
+        terms: &mut Vec<(Value<D::F>, bool)>,
+    ) -> ExecResult<()> {
+        if terms.len() + 2 < SUM_TERMS {
+            if let Some((a, b, minus)) = self.sum_parts(e, width) {
+                self.sum_terms(&a, negated, width, terms)?;
+                return self.sum_terms(&b, negated != minus, width, terms);
+            }
+        }
+        terms.push((self.eval(e)?, negated));
+        Ok(())
+    }
+
+    /// `(x * y) * z`: the product in every order of its three factors.
+    fn reassociated_product(
+        &mut self,
+        operands: &[Expr],
+        values: &[Value<D::F>],
+        width: Width,
+    ) -> ExecResult<Option<Value<D::F>>> {
+        let d = self.domain;
+        let mut factors: Vec<Value<D::F>> = Vec::new();
+        let mut expanded = false;
+        for (operand, value) in operands.iter().zip(values) {
+            match &operand.kind {
+                ExprKind::Op(Op::Mul, parts)
+                    if parts.len() == 2
+                        && width_of_expr(operand) == width
+                        && parts.iter().all(small) =>
+                {
+                    expanded = true;
+                    factors.push(self.eval(&parts[0])?);
+                    factors.push(self.eval(&parts[1])?);
+                }
+                _ => factors.push(value.clone()),
+            }
+        }
+        if !expanded {
+            return Ok(None);
+        }
+        let lanewise = |a: &Value<D::F>, b: &Value<D::F>, f: &dyn Fn(D::F, D::F) -> D::F| {
             let n = a.len().max(b.len());
             (0..n)
                 .filter_map(|c| match (comp(a, c), comp(b, c)) {
                     (Some(Lanes::Float(x)), Some(Lanes::Float(y))) => {
-                        Some(Lanes::Float(map2(x, y, |p, q| d.binary(step, p, q, width))))
+                        Some(Lanes::Float(map2(x, y, f)))
                     }
                     _ => None,
                 })
-                .collect()
+                .collect::<Value<D::F>>()
         };
-        let either = |a: Value<D::F>, b: &Value<D::F>| -> Value<D::F> {
-            let n = a.len().max(b.len());
-            (0..n)
-                .filter_map(|c| match (comp(&a, c), comp(b, c)) {
-                    (Some(Lanes::Float(x)), Some(Lanes::Float(y))) => {
-                        Some(Lanes::Float(map2(x, y, |p, q| d.either(p, q))))
-                    }
-                    _ => None,
-                })
-                .collect()
-        };
+        let multiply = |p: D::F, q: D::F| d.binary(Binary::Mul, p, q, width);
+        let either = |p: D::F, q: D::F| d.either(p, q);
         let mut hull: Option<Value<D::F>> = None;
-        for order in orders(signed.len()) {
-            let chain = order[1..].iter().fold(signed[order[0]].clone(), |acc, &k| {
-                combine(&acc, &signed[k])
-            });
+        for order in orders(factors.len()) {
+            let product = order[1..]
+                .iter()
+                .fold(factors[order[0]].clone(), |acc, &k| {
+                    lanewise(&acc, &factors[k], &multiply)
+                });
             hull = Some(match hull {
-                None => chain,
-                Some(h) => either(h, &chain),
+                None => product,
+                Some(h) => lanewise(&h, &product, &either),
             });
         }
         Ok(hull)
