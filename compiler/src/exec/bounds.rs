@@ -704,7 +704,7 @@ impl Domain for Bounds {
     /// largest value.
     fn reassociation_slack(&self, magnitude: f64, terms: usize, width: Width) -> f64 {
         let fmt = self.precision(width).format();
-        if !(magnitude <= fmt.max_value()) {
+        if magnitude.is_nan() || magnitude > fmt.max_value() {
             return f64::INFINITY;
         }
         let ulps = if fmt.exact { 1.0 } else { 2.0 };
