@@ -193,7 +193,7 @@ struct RunArgs {
     #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
     emu_mode: Mode,
     /// The driver the emulator predicts: a built-in profile (llvmpipe, softpipe,
-    /// llvmpipe-nosse) or a profile YAML file (see `halfcheck fingerprint`).
+    /// llvmpipe-nosse, angle-swiftshader, angle-vulkan) or a profile YAML file (see `halfcheck fingerprint`).
     #[arg(long, default_value = "llvmpipe")]
     emu_profile: String,
     /// Directory for results.json (default `results`, replaced when it holds nothing but an
