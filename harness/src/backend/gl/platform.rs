@@ -173,12 +173,16 @@ pub fn open(choice: &EglChoice) -> Result<Opened, GlError> {
         .filter(|p| offers(egl, *p))
         .collect(),
     };
+    // The next platform is tried only where this one has nothing to open (no device, no
+    // render node); a display or driver that is there but fails is the error.
     let mut why = Vec::new();
     for platform in &platforms {
         match open_on(egl, *platform, choice.device) {
             Ok(opened) => return Ok(opened),
-            Err(e) if choice.platform.is_some() => return Err(e),
-            Err(e) => why.push(format!("{platform}: {e}")),
+            Err(e @ (GlError::NoDevice(_) | GlError::Platform(_))) if choice.platform.is_none() => {
+                why.push(format!("{platform}: {e}"))
+            }
+            Err(e) => return Err(e),
         }
     }
     if platforms.is_empty() {
