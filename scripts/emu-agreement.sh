@@ -11,6 +11,8 @@
 #
 #   scripts/emu-agreement.sh [DIR...]   (HALFCHECK=path/to/halfcheck, OUT=results dir,
 #                                        LANES="llvmpipe softpipe nosse")
+# The ANGLE lanes (LANES="angle-swiftshader angle-vulkan") run with `--lane NAME`, and
+# `--gl-library $HALFCHECK_ANGLE_LIBRARY` when it is set.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 halfcheck="${HALFCHECK:-$root/target/release/halfcheck}"
@@ -27,17 +29,28 @@ lane_env() {
         llvmpipe) echo "HALFCHECK_LANE=llvmpipe" ;;
         softpipe) echo "GALLIUM_DRIVER=softpipe" ;;
         nosse) echo "GALLIUM_NOSSE=1" ;;
+        angle-*) echo "HALFCHECK_LANE=$1" ;;
         *) echo "unknown lane $1" >&2; exit 2 ;;
     esac
 }
 
+# The arguments that select a lane's platform (its environment comes from lane_env).
+lane_args() {
+    case "$1" in
+        angle-*) echo "--lane $1${HALFCHECK_ANGLE_LIBRARY:+ --gl-library $HALFCHECK_ANGLE_LIBRARY}" ;;
+    esac
+}
+
 for lane in $lanes; do
-    env "$(lane_env "$lane")" "$halfcheck" fingerprint --backend gl --name "$lane" \
+    # shellcheck disable=SC2046 # lane_args is split into words on purpose
+    env "$(lane_env "$lane")" "$halfcheck" fingerprint --backend gl --name "$lane" $(lane_args "$lane") \
         -o "$out/$lane.yaml" >"$out/$lane.fingerprint.txt" 2>&1
     i=0
     for dir in "$@"; do
         i=$((i + 1))
-        env "$(lane_env "$lane")" "$halfcheck" run "$dir" --backend gl --exact-windows --force \
+        # shellcheck disable=SC2046
+        env "$(lane_env "$lane")" "$halfcheck" run "$dir" --backend gl $(lane_args "$lane") \
+            --exact-windows --force \
             --results "$out/$lane-gl-$i" >/dev/null 2>&1 || true
         "$halfcheck" run "$dir" --backend emu --emu-profile "$out/$lane.yaml" --force \
             --results "$out/$lane-emu-$i" >/dev/null 2>&1 || true

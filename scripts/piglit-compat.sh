@@ -36,7 +36,9 @@
 #   HALFCHECK   halfcheck binary          (default: <repo>/target/release/halfcheck)
 #   PIGLIT_DIR  piglit install            (default: /usr/lib/x86_64-linux-gnu/piglit)
 #   ANCHORS     extra test directory      (default: <repo>/../shared/anchors/igalia-mediump)
-#   DRIVERS     Gallium drivers           (default: "llvmpipe softpipe")
+#   DRIVERS     Gallium drivers or ANGLE lanes (default: "llvmpipe softpipe"; also
+#               angle-swiftshader, angle-vulkan)
+#   ANGLE_LIBRARY  ANGLE's libEGL.so for the ANGLE lanes (default: $HALFCHECK_ANGLE_LIBRARY)
 #   JOBS        halfcheck -j              (default: nproc)
 #   TIMEOUT     per-file timeout, seconds (default: 60)
 #   OUT         output directory          (default: a new temp dir; printed at the end)
@@ -49,6 +51,14 @@
 # `piglit run -j1` would start them, without piglit's Python around it); "halfcheck" is the
 # wall clock of one `halfcheck run -j $JOBS`. halfcheck skips some files piglit runs, so the
 # summary also gives piglit's time on only the files halfcheck did not skip.
+# ANGLE lanes: halfcheck runs `--lane angle-swiftshader|angle-vulkan --gl-library
+# $ANGLE_LIBRARY`. piglit's shader_runner opens EGL through waffle, which loads libEGL.so.1
+# and libGLESv2.so.2 by those fixed names and takes the surfaceless platform, so piglit gets a
+# directory of symlinks to ANGLE's files under those names on LD_LIBRARY_PATH (ANGLE loads its
+# libGLESv2.so and libvulkan.so.1 from the directory it was loaded from); on the surfaceless
+# platform ANGLE opens its default, Vulkan, back end on the driver VK_ICD_FILENAMES names:
+# SwiftShader's (beside ANGLE) or lavapipe's. The same stack as halfcheck's lane, not the same
+# way in: halfcheck needs neither the names nor LD_LIBRARY_PATH.
 # Exit status: 0 when every file agrees on every driver, 1 otherwise, 2 on setup errors.
 
 set -euo pipefail
@@ -97,8 +107,32 @@ now() { date +%s.%N; }
 
 # --- 2. Run both runners under each driver. ---------------------------------------------
 : > "$OUT/times.tsv"
+ANGLE_LIBRARY=${ANGLE_LIBRARY:-${HALFCHECK_ANGLE_LIBRARY:-}}
 for driver in $DRIVERS; do
-    export GALLIUM_DRIVER=$driver
+    piglit_env=()
+    halfcheck_args=()
+    case $driver in
+        angle-swiftshader | angle-vulkan)
+            unset GALLIUM_DRIVER
+            if [[ ! -f $ANGLE_LIBRARY ]]; then
+                echo "piglit-compat: $driver needs ANGLE_LIBRARY (ANGLE's libEGL.so)" >&2
+                exit 2
+            fi
+            angle=$(dirname "$ANGLE_LIBRARY")
+            names=$work/angle-names
+            mkdir -p "$names"
+            ln -sf "$angle/libEGL.so" "$names/libEGL.so.1"
+            ln -sf "$angle/libGLESv2.so" "$names/libGLESv2.so.2"
+            for file in libGLESv2.so libvulkan.so.1 libvk_swiftshader.so; do
+                [[ -f $angle/$file ]] && ln -sf "$angle/$file" "$names/$file"
+            done
+            icd=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
+            [[ $driver == angle-swiftshader ]] && icd=$angle/vk_swiftshader_icd.json
+            piglit_env=(LD_LIBRARY_PATH="$names" VK_ICD_FILENAMES="$icd")
+            halfcheck_args=(--lane "$driver" --gl-library "$ANGLE_LIBRARY")
+            ;;
+        *) export GALLIUM_DRIVER=$driver ;;
+    esac
 
     # piglit: one shader_runner process per file, one after another.
     logs=$OUT/piglit-$driver
@@ -110,7 +144,8 @@ for driver in $DRIVERS; do
         mkdir -p "$(dirname "$log")"
         rc=0
         start=$(now)
-        MESA_SHADER_CACHE_DIR=$work/cache-piglit-$driver PIGLIT_PLATFORM=surfaceless_egl \
+        env "${piglit_env[@]}" \
+            MESA_SHADER_CACHE_DIR=$work/cache-piglit-$driver PIGLIT_PLATFORM=surfaceless_egl \
             timeout -s KILL "$TIMEOUT" \
             "$PIGLIT_DIR/bin/$prog" "$path" -auto -fbo > "$log" 2>&1 < /dev/null || rc=$?
         printf '%s\t%s\t%s\t%s\n' "$name" "$rc" "$start" "$(now)" >> "$OUT/piglit-$driver.tsv"
@@ -121,7 +156,8 @@ for driver in $DRIVERS; do
     rc=0
     MESA_SHADER_CACHE_DIR=$work/cache-halfcheck-$driver \
         "$HALFCHECK" run "$tree" --backend gl --results "$OUT/halfcheck-$driver" -j "$JOBS" \
-        --timeout "$TIMEOUT" --force > "$OUT/halfcheck-$driver.log" 2>&1 || rc=$?
+        --timeout "$TIMEOUT" --force "${halfcheck_args[@]}" > "$OUT/halfcheck-$driver.log" 2>&1 \
+        || rc=$?
     t2=$(now)
     if [[ $rc -ge 2 ]]; then
         echo "piglit-compat: halfcheck could not run on $driver (exit $rc):" >&2

@@ -518,6 +518,14 @@ const BUILTIN: &[(&str, &str)] = &[
         "llvmpipe-nosse",
         include_str!("../profiles/llvmpipe-nosse.yaml"),
     ),
+    (
+        "angle-swiftshader",
+        include_str!("../profiles/angle-swiftshader.yaml"),
+    ),
+    (
+        "angle-vulkan",
+        include_str!("../profiles/angle-vulkan.yaml"),
+    ),
 ];
 
 impl Choices {

@@ -11,6 +11,7 @@ pub mod console;
 pub mod discover;
 pub mod fingerprint;
 pub mod lane;
+pub mod lanes;
 pub mod lint;
 pub mod outputs;
 pub mod report;

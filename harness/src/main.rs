@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use halfcheck::backend::emu::{parse_mode as parse_emu_mode, resolve_profile, Mode};
-use halfcheck::backend::gl::list_devices;
+use halfcheck::backend::gl::{list_devices, DeviceInfo, EglChoice, Platform};
 use halfcheck::backend::{BackendKind, BackendOptions};
 use halfcheck::console::summary::{summary, Ending, LISTED};
 use halfcheck::console::{logger, progress::ProgressDisplay};
@@ -104,9 +104,11 @@ enum Commands {
         /// Which backend runs the probes.
         #[arg(long, value_enum, default_value = "auto")]
         backend: BackendKind,
-        /// EGL device index for the GL backend.
-        #[arg(long)]
-        gl_device: Option<usize>,
+        #[command(flatten)]
+        gl: GlArgs,
+        /// Fingerprint this lane (see `halfcheck lanes`): its platform and environment.
+        #[arg(long, value_name = "NAME")]
+        lane: Option<String>,
         /// With `--backend emu`: the profile the emulator runs.
         #[arg(long, default_value = "llvmpipe")]
         emu_profile: String,
@@ -123,8 +125,14 @@ enum Commands {
         #[arg(long, default_value_t = 60.0)]
         timeout: f64,
     },
-    /// List the EGL devices the GL backend can use.
-    Devices,
+    /// List what each EGL platform opens (device, surfaceless, gbm, ANGLE's back ends), with
+    /// its renderer and version, or why it does not open.
+    Devices {
+        #[command(flatten)]
+        gl: GlArgs,
+    },
+    /// List the named lanes: each GL ES stack with the platform and environment it needs.
+    Lanes,
     /// Write a run's results in another tool's format.
     Export {
         /// A run: its results.json, its journal (results.jsonl) or its directory.
@@ -142,9 +150,8 @@ enum Commands {
         /// Which backend to open.
         #[arg(long, value_enum)]
         backend: BackendKind,
-        /// EGL device index.
-        #[arg(long)]
-        gl_device: Option<usize>,
+        #[command(flatten)]
+        gl: GlArgs,
         /// The emulator's arithmetic.
         #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
         emu_mode: Mode,
@@ -175,15 +182,18 @@ struct RunArgs {
     /// Which backend runs the tests.
     #[arg(long, value_enum, default_value = "auto")]
     backend: BackendKind,
-    /// EGL device index for the GL backend (see `halfcheck devices`).
-    #[arg(long)]
-    gl_device: Option<usize>,
+    #[command(flatten)]
+    gl: GlArgs,
+    /// Run on this lane (see `halfcheck lanes`): its EGL platform and environment (a variable
+    /// already set is kept).
+    #[arg(long, value_name = "NAME")]
+    lane: Option<String>,
     /// The emulator's arithmetic: highp (binary32), mediump (lowered ops in binary16) or
     /// exact (binary64).
     #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
     emu_mode: Mode,
     /// The driver the emulator predicts: a built-in profile (llvmpipe, softpipe,
-    /// llvmpipe-nosse) or a profile YAML file (see `halfcheck fingerprint`).
+    /// llvmpipe-nosse, angle-swiftshader, angle-vulkan) or a profile YAML file (see `halfcheck fingerprint`).
     #[arg(long, default_value = "llvmpipe")]
     emu_profile: String,
     /// Directory for results.json (default `results`, replaced when it holds nothing but an
@@ -195,7 +205,7 @@ struct RunArgs {
     force: bool,
     /// Finish the run whose results directory this is: run only the tests its journal lacks,
     /// with the same settings, and rebuild results.json.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "emu_mode", "emu_profile", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "worker_memory", "retries", "max_fails", "framebuffers", "reference", "exact_windows", "no_verdicts", "shader_cache", "no_shader_cache"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "gl_platform", "gl_library", "emu_mode", "emu_profile", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "worker_memory", "retries", "max_fails", "framebuffers", "reference", "exact_windows", "no_verdicts", "shader_cache", "no_shader_cache"])]
     resume: Option<PathBuf>,
     /// Only run tests whose name matches this regex (repeatable).
     #[arg(short = 't', long = "include")]
@@ -266,6 +276,40 @@ struct RunArgs {
     reference: ReferenceMode,
 }
 
+/// Which EGL library, platform and device the GL backend opens.
+#[derive(clap::Args, Debug, Clone, Default)]
+struct GlArgs {
+    /// EGL device index on the `device` platform (see `halfcheck devices`).
+    #[arg(long)]
+    gl_device: Option<usize>,
+    /// The EGL platform: device, surfaceless, gbm, angle-swiftshader, angle-vulkan,
+    /// angle-gles (default: the first the library offers).
+    #[arg(long, value_name = "NAME")]
+    gl_platform: Option<Platform>,
+    /// The libEGL to load (default: the system's libEGL.so.1; ANGLE's, found in Chromium's
+    /// directory, for an ANGLE platform).
+    #[arg(long, value_name = "PATH")]
+    gl_library: Option<PathBuf>,
+}
+
+impl GlArgs {
+    /// The choice these arguments make, with `lane`'s platform where none was given; the
+    /// lane's environment is set in this process (workers inherit it).
+    fn choice(&self, lane: Option<&str>) -> Result<EglChoice, String> {
+        let mut platform = self.gl_platform;
+        if let Some(name) = lane {
+            let lane = halfcheck::lanes::find(name)?;
+            lane.apply_environment();
+            platform = platform.or(lane.platform);
+        }
+        Ok(EglChoice {
+            library: self.gl_library.clone(),
+            platform,
+            device: self.gl_device,
+        })
+    }
+}
+
 /// Where `run` writes without `--results`.
 const DEFAULT_RESULTS: &str = "results";
 
@@ -323,11 +367,18 @@ fn main() -> ExitCode {
             &paths,
             std::time::Duration::from_secs_f64(timeout.max(0.001)),
         ),
-        Commands::Devices => devices_command(),
+        Commands::Devices { gl } => devices_command(&gl),
+        Commands::Lanes => {
+            for lane in &halfcheck::lanes::LANES {
+                out!("{}", lane.describe());
+            }
+            ExitCode::SUCCESS
+        }
         Commands::Export { results, piglit } => export_command(&results, &piglit),
         Commands::Fingerprint {
             backend,
-            gl_device,
+            gl,
+            lane,
             emu_profile,
             output,
             name,
@@ -341,9 +392,16 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let gl = match gl.choice(lane.as_deref()) {
+                Ok(gl) => gl,
+                Err(e) => {
+                    eprintln!("halfcheck: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let options = FingerprintOptions {
                 backend,
-                gl_device,
+                gl,
                 emu_profile,
                 jobs: jobs
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -365,7 +423,7 @@ fn main() -> ExitCode {
         },
         Commands::Worker {
             backend,
-            gl_device,
+            gl,
             emu_mode,
             framebuffers,
             emu_profile,
@@ -374,7 +432,7 @@ fn main() -> ExitCode {
             no_verdicts,
         } => {
             let options = BackendOptions {
-                gl_device,
+                gl: gl.choice(None).unwrap_or_default(),
                 emu_mode,
                 framebuffers,
                 emu_profile,
@@ -451,6 +509,15 @@ fn load_review(
 /// does neither). Exit 2 when the run itself could not happen; 128 + the signal when a
 /// signal stopped it (its results.json is written all the same).
 fn run_command(args: RunArgs) -> ExitCode {
+    // A lane's environment is set before anything starts, so a resumed run given the same
+    // --lane gets it too.
+    let gl = match args.gl.choice(args.lane.as_deref()) {
+        Ok(gl) => gl,
+        Err(e) => {
+            log::error!("{e}");
+            return ExitCode::from(2);
+        }
+    };
     let review = match load_review(args.expectations.as_deref(), args.baseline.as_deref()) {
         Ok(review) => review,
         Err(e) => {
@@ -501,7 +568,9 @@ fn run_command(args: RunArgs) -> ExitCode {
                 shard: args.shard,
                 settings: Settings {
                     backend: args.backend,
-                    gl_device: args.gl_device,
+                    gl_device: gl.device,
+                    gl_library: gl.library,
+                    gl_platform: gl.platform,
                     emu_mode: args.emu_mode,
                     emu_profile,
                     jobs: args.jobs.unwrap_or_else(|| {
@@ -792,31 +861,97 @@ fn compare_command(old: &Path, new: &Path) -> ExitCode {
     }
 }
 
-/// `halfcheck devices`. Opening a context compiles Mesa's internal shaders; with no cache
-/// directory given, the cache is turned off rather than written to the user's home.
-fn devices_command() -> ExitCode {
+/// `halfcheck devices`: what each platform opens, each in a process of its own (two Vulkan
+/// back ends in one process would share the first one's driver), or the one `--gl-platform`
+/// names. Exit 0 when any opened. Opening a context compiles Mesa's internal shaders; with no
+/// cache directory given, the cache is turned off rather than written to the user's home.
+fn devices_command(gl: &GlArgs) -> ExitCode {
     if std::env::var_os("MESA_SHADER_CACHE_DIR").is_none() {
         std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
     }
-    match list_devices() {
-        Ok(devices) => {
-            for device in &devices {
-                let renderer = match &device.renderer {
-                    Ok(renderer) => format!("{renderer} ({})", device.gl_version),
-                    Err(why) => format!("no ES context: {why}"),
-                };
-                let node = device
-                    .render_node
-                    .as_ref()
-                    .map_or_else(|| "software".to_string(), |p| p.display().to_string());
-                let vendor = device.vendor.as_deref().unwrap_or("unknown vendor");
-                outln!("{}: {renderer} [{vendor}, {node}]", device.index);
+    let opened = match gl.gl_platform {
+        Some(platform) => {
+            let choice = EglChoice {
+                library: gl.gl_library.clone(),
+                platform: Some(platform),
+                device: gl.gl_device,
+            };
+            let devices = list_devices(&choice, platform);
+            devices.iter().for_each(|d| outln!("{}", device_line(d)));
+            devices.iter().any(|d| d.renderer.is_ok())
+        }
+        None => {
+            let mut any = false;
+            for platform in Platform::ALL {
+                any |= devices_in_child(gl, platform);
             }
-            ExitCode::SUCCESS
+            any
+        }
+    };
+    if opened {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    }
+}
+
+/// Runs `halfcheck devices --gl-platform PLATFORM` in a child process and prints its lines;
+/// true when it opened something.
+fn devices_in_child(gl: &GlArgs, platform: Platform) -> bool {
+    let mut command = match std::env::current_exe() {
+        Ok(exe) => std::process::Command::new(exe),
+        Err(e) => {
+            outln!("{platform}: cannot run halfcheck again: {e}");
+            return false;
+        }
+    };
+    command.args(["devices", "--gl-platform", platform.name()]);
+    if let Some(library) = &gl.gl_library {
+        command.arg("--gl-library").arg(library);
+    }
+    if let Some(device) = gl.gl_device {
+        command.args(["--gl-device", &device.to_string()]);
+    }
+    match command.stderr(std::process::Stdio::null()).output() {
+        Ok(output) => {
+            let text = String::from_utf8_lossy(&output.stdout);
+            if text.trim().is_empty() {
+                outln!(
+                    "{platform}: the probe ended with {} and printed nothing",
+                    output.status
+                );
+            } else {
+                out!("{text}");
+            }
+            output.status.success()
         }
         Err(e) => {
-            log::error!("{e}");
-            ExitCode::from(2)
+            outln!("{platform}: cannot run halfcheck again: {e}");
+            false
         }
+    }
+}
+
+/// `device 0: llvmpipe (LLVM 15.0.6, 256 bits) (OpenGL ES 3.2 Mesa 22.3.6) [Mesa Project,
+/// software, libEGL.so.1]`, or `angle-gles: no ES context: why`.
+fn device_line(device: &DeviceInfo) -> String {
+    let name = match device.index {
+        Some(index) => format!("{} {index}", device.platform),
+        None => device.platform.to_string(),
+    };
+    match &device.renderer {
+        Ok(renderer) => {
+            let node = device
+                .render_node
+                .as_ref()
+                .map_or_else(|| "software".to_string(), |p| p.display().to_string());
+            let vendor = device.vendor.as_deref().unwrap_or("unknown vendor");
+            let library = device.library.as_deref().unwrap_or("?");
+            format!(
+                "{name}: {renderer} ({}) [{vendor}, {node}, {library}]",
+                device.gl_version
+            )
+        }
+        Err(why) => format!("{name}: not opened: {why}"),
     }
 }

@@ -314,3 +314,56 @@ fn the_shader_cache_persists_in_the_user_cache_and_can_move_or_be_off() {
 fn arg_of(path: &Path) -> &str {
     path.to_str().expect("utf-8 path")
 }
+
+/// The system's EGL opens on its device and surfaceless platforms; GBM names the missing
+/// render node when there is none; a run on the surfaceless platform runs there (its workers
+/// get the platform) and says so in results.json and on its first line.
+#[test]
+fn each_egl_platform_is_listed_and_a_run_names_the_one_it_used() {
+    if !have_gl() {
+        return;
+    }
+    let devices = text(&halfcheck().arg("devices").output().expect("runs"));
+    assert!(
+        devices.contains("\ndevice 0: ") || devices.starts_with("device 0: "),
+        "{devices}"
+    );
+    assert!(devices.contains("\nsurfaceless: "), "{devices}");
+    let has_node = std::fs::read_dir("/dev/dri").is_ok_and(|d| {
+        d.filter_map(Result::ok)
+            .any(|e| e.file_name().to_string_lossy().starts_with("renderD"))
+    });
+    if !has_node {
+        assert!(
+            devices.contains("gbm: not opened: no render node (no /dev/dri/renderD*)"),
+            "{devices}"
+        );
+    }
+    for platform in ["angle-swiftshader", "angle-vulkan", "angle-gles"] {
+        assert!(devices.contains(&format!("\n{platform}: ")), "{devices}");
+    }
+    let out = temp_dir("platform-surfaceless");
+    let (results, output) = run_gl(
+        &out,
+        &["--gl-platform", "surfaceless", "-j", "1"],
+        &[cases().join("arithmetic/add_scalar.shader_test")],
+    );
+    assert_eq!(
+        results["run"]["platform"],
+        "surfaceless",
+        "{}",
+        text(&output)
+    );
+    assert_eq!(
+        results["run"]["versions"]["EGL_LIBRARY"],
+        "libEGL.so.1",
+        "{}",
+        text(&output)
+    );
+    assert!(
+        text(&output).contains("(EGL platform surfaceless)"),
+        "{}",
+        text(&output)
+    );
+    assert_eq!(results["tests"].as_object().map(|t| t.len()), Some(1));
+}

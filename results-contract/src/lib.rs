@@ -65,8 +65,14 @@ pub struct RunInfo {
     pub backend: String,
     /// The driver's `GL_RENDERER`, or the emulator's description.
     pub renderer: String,
-    /// Versions: `GL_VERSION`, `GL_SHADING_LANGUAGE_VERSION`, `GL_VENDOR`, halfcheck's own.
+    /// Versions: `GL_VERSION`, `GL_SHADING_LANGUAGE_VERSION`, `GL_VENDOR`, halfcheck's own;
+    /// `EGL_LIBRARY`, the libEGL the GL backend loaded.
     pub versions: BTreeMap<String, String>,
+    /// The EGL platform the GL backend opened (`device`, `surfaceless`, `gbm`,
+    /// `angle-swiftshader`, `angle-vulkan`, `angle-gles`); absent for other backends and in
+    /// files written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
     /// Backend-specific facts (e.g. `glGetShaderPrecisionFormat` per stage and type).
     #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
     pub context: serde_json::Value,

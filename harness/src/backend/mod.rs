@@ -37,8 +37,8 @@ pub enum BackendKind {
 /// Settings a backend is opened with.
 #[derive(Debug, Clone, Default)]
 pub struct BackendOptions {
-    /// Which EGL device the GL backend uses (the first when `None`).
-    pub gl_device: Option<usize>,
+    /// Which EGL library, platform and device the GL backend opens.
+    pub gl: gl::EglChoice,
     /// The emulator's arithmetic (`--emu-mode`).
     pub emu_mode: emu::Mode,
     /// Where the worker writes each test's final window framebuffer (`--framebuffers`:
@@ -76,10 +76,10 @@ pub fn open_backend(kind: BackendKind, options: &BackendOptions) -> Result<Opene
         fallback: None,
     };
     match kind {
-        BackendKind::Gl => gl::GlBackend::new(options.gl_device)
+        BackendKind::Gl => gl::GlBackend::new(&options.gl)
             .map(|b| opened(Box::new(b)))
             .map_err(|e| e.to_string()),
-        BackendKind::Auto => match gl::GlBackend::new(options.gl_device) {
+        BackendKind::Auto => match gl::GlBackend::new(&options.gl) {
             Ok(b) => Ok(opened(Box::new(b))),
             Err(e @ (gl::GlError::NoEgl | gl::GlError::NoDevice(_))) => {
                 let mut emu = open_backend(BackendKind::Emu, options)?;

@@ -133,10 +133,16 @@ impl Progress for ProgressDisplay {
                 format!(", judged against {against}; results that need attention go to {csv}")
             })
             .unwrap_or_default();
+        let platform = info
+            .platform
+            .as_ref()
+            .map(|p| format!(" (EGL platform {p})"))
+            .unwrap_or_default();
         eprint_line(&format!(
-            "{} on {}: {total} tests, lane {}{}",
+            "{} on {}{}: {total} tests, lane {}{}",
             info.backend,
             escape(&info.renderer),
+            escape(&platform),
             escape(&lane(info)),
             escape(&plan)
         ));

@@ -26,8 +26,8 @@ use std::time::Duration;
 pub struct FingerprintOptions {
     /// The backend the battery runs on.
     pub backend: BackendKind,
-    /// The EGL device the GL backend uses (the first when `None`).
-    pub gl_device: Option<usize>,
+    /// The EGL library, platform and device the GL backend opens.
+    pub gl: crate::backend::gl::EglChoice,
     /// The emulator's profile (a built-in name or an absolute path; the default when empty),
     /// for `--backend emu`.
     pub emu_profile: String,
@@ -60,7 +60,9 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
     }
     let settings = Settings {
         backend: options.backend,
-        gl_device: options.gl_device,
+        gl_device: options.gl.device,
+        gl_library: options.gl.library.clone(),
+        gl_platform: options.gl.platform,
         emu_mode: Mode::Mediump,
         emu_profile: options.emu_profile.clone(),
         jobs: options.jobs,

@@ -72,6 +72,12 @@ pub struct Settings {
     pub backend: BackendKind,
     /// Which EGL device.
     pub gl_device: Option<usize>,
+    /// The libEGL the GL backend loads (`--gl-library`), when not the usual one.
+    #[serde(default)]
+    pub gl_library: Option<PathBuf>,
+    /// The EGL platform (`--gl-platform`); the first the library offers when `None`.
+    #[serde(default)]
+    pub gl_platform: Option<crate::backend::gl::Platform>,
     /// The emulator's arithmetic.
     #[serde(with = "mode_name")]
     pub emu_mode: Mode,
@@ -128,7 +134,11 @@ impl Settings {
     /// What the workers of a run into `dir` open their backend with.
     fn backend_options(&self, dir: &Path) -> BackendOptions {
         BackendOptions {
-            gl_device: self.gl_device,
+            gl: crate::backend::gl::EglChoice {
+                library: self.gl_library.as_deref().map(absolute),
+                platform: self.gl_platform,
+                device: self.gl_device,
+            },
             emu_mode: self.emu_mode,
             emu_profile: self.emu_profile.clone(),
             reference: self.reference,
@@ -551,7 +561,8 @@ fn worker_malloc_tunables() -> String {
     }
 }
 
-/// `worker --backend KIND [--gl-device N] --emu-mode MODE [--emu-profile PROFILE]
+/// `worker --backend KIND [--gl-device N] [--gl-platform P] [--gl-library PATH]
+/// --emu-mode MODE [--emu-profile PROFILE]
 /// --reference WHEN [--framebuffers DIR] [--exact-windows]`.
 fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
     let mut args = vec![
@@ -559,8 +570,14 @@ fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
         "--backend".to_string(),
         backend_name::name(kind).to_string(),
     ];
-    if let Some(device) = options.gl_device {
+    if let Some(device) = options.gl.device {
         args.extend(["--gl-device".to_string(), device.to_string()]);
+    }
+    if let Some(platform) = options.gl.platform {
+        args.extend(["--gl-platform".to_string(), platform.name().to_string()]);
+    }
+    if let Some(library) = &options.gl.library {
+        args.extend(["--gl-library".to_string(), library.display().to_string()]);
     }
     args.extend([
         "--emu-mode".to_string(),

@@ -97,7 +97,7 @@ pub fn gl_backend() -> Option<halfcheck::backend::gl::GlBackend> {
     if std::env::var_os("MESA_SHADER_CACHE_DIR").is_none() {
         std::env::set_var("MESA_SHADER_CACHE_DIR", temp_dir("mesa-shader-cache"));
     }
-    match halfcheck::backend::gl::GlBackend::new(None) {
+    match halfcheck::backend::gl::GlBackend::new(&halfcheck::backend::gl::EglChoice::default()) {
         Ok(backend) => Some(backend),
         Err(e) if std::env::var("HALFCHECK_REQUIRE_GL").as_deref() == Ok("1") => {
             panic!("HALFCHECK_REQUIRE_GL=1 but no GL context: {e}")

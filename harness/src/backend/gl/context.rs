@@ -1,27 +1,28 @@
-//! EGL device enumeration and headless OpenGL ES context creation.
+//! Headless OpenGL ES context creation on any EGL platform (`platform`).
 //!
-//! One [`GlContext`] is an OpenGL ES context on an EGL device, current on the creating thread
+//! One [`GlContext`] is an OpenGL ES context on an EGL display, current on the creating thread
 //! with no surface. Mesa picks the Gallium driver (`GALLIUM_DRIVER`) when the display is first
-//! initialised, so one process runs one driver. libEGL is loaded at run time: when it is
-//! missing, creation returns [`GlError::NoEgl`] instead of crashing.
+//! initialised, so one process runs one driver. libEGL is loaded at run time (`egl`): when it
+//! is missing, creation returns [`GlError::NoEgl`] instead of crashing.
 
+use super::egl::{c_text, Egl};
+use super::platform::{self, EglChoice, Platform};
 use super::GlError;
 use glow::HasContext;
-use glutin::api::egl::context::PossiblyCurrentContext;
-use glutin::api::egl::device::Device;
-use glutin::api::egl::display::Display;
-use glutin::config::{Api, ConfigSurfaceTypes, ConfigTemplateBuilder};
-use glutin::context::{ContextApi, ContextAttributesBuilder, Version};
-use glutin::prelude::*;
+use glutin_egl_sys::egl;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-/// One EGL device, as `halfcheck devices` lists it.
+/// One platform (or EGL device) as `halfcheck devices` lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeviceInfo {
-    /// Index to pass to [`super::GlBackend::new`].
-    pub index: usize,
-    /// `EGL_VENDOR` of the device, when the driver reports it.
+    /// The platform.
+    pub platform: Platform,
+    /// The device index on the `device` platform.
+    pub index: Option<usize>,
+    /// The library loaded (a path, or the system's `libEGL.so.1`), when one loaded.
+    pub library: Option<String>,
+    /// `EGL_VENDOR` of the display, when it opened.
     pub vendor: Option<String>,
     /// The DRM render node (`/dev/dri/renderD128`); `None` for software devices.
     pub render_node: Option<PathBuf>,
@@ -90,8 +91,8 @@ pub struct PipelineFunctions {
 
 /// The address EGL gives for `name` as the function pointer type `$ty`, or `None`.
 macro_rules! entry_point {
-    ($display:expr, $name:expr, $ty:ty) => {{
-        let pointer = $display.get_proc_address($name);
+    ($egl:expr, $name:expr, $ty:ty) => {{
+        let pointer = $egl.proc_address($name);
         // SAFETY: a non-null address EGL returns for this name is that entry point, and
         // `$ty` is its C signature (each use names the signature beside it).
         (!pointer.is_null())
@@ -100,7 +101,7 @@ macro_rules! entry_point {
 }
 
 impl ExtraFunctions {
-    fn load(info: &ContextInfo, display: &Display) -> ExtraFunctions {
+    fn load(info: &ContextInfo, display: &Egl) -> ExtraFunctions {
         let framebuffer_fetch_barrier = if info.has("GL_EXT_shader_framebuffer_fetch_non_coherent")
         {
             entry_point!(
@@ -159,117 +160,189 @@ pub struct GlContext {
     pub info: ContextInfo,
     /// Entry points outside glow's table.
     pub extra: ExtraFunctions,
-    context: PossiblyCurrentContext,
+    /// The platform the display is on and the library that opened it.
+    pub platform: Platform,
+    /// The libEGL loaded.
+    pub library: String,
+    egl: &'static Egl,
+    display: egl::types::EGLDisplay,
+    context: egl::types::EGLContext,
 }
 
 impl GlContext {
-    /// Creates an ES context on device `device_index` (the first device when `None`).
-    pub fn new(device_index: Option<usize>) -> Result<GlContext, GlError> {
-        let devices = query_devices()?;
-        let index = device_index.unwrap_or(0);
-        let device = devices.get(index).ok_or(GlError::NoSuchDevice {
-            index,
-            count: devices.len(),
-        })?;
-        GlContext::on_device(device)
+    /// Creates an ES context on the display `choice` names.
+    pub fn new(choice: &EglChoice) -> Result<GlContext, GlError> {
+        let opened = platform::open(choice)?;
+        GlContext::on_display(&opened)
     }
 
-    fn on_device(device: &Device) -> Result<GlContext, GlError> {
-        // SAFETY: no native display handle is passed; glutin creates the display itself.
-        let display = unsafe { Display::with_device(device, None) }
-            .map_err(|e| GlError::Display(e.to_string()))?;
-        let template = ConfigTemplateBuilder::new()
-            .with_surface_type(ConfigSurfaceTypes::empty())
-            .with_api(Api::GLES2 | Api::GLES3)
-            .build();
-        // SAFETY: the template names no window.
-        let config = unsafe { display.find_configs(template) }
-            .map_err(|e| GlError::Config(e.to_string()))?
-            .next()
-            .ok_or_else(|| GlError::Config("no EGL config supports OpenGL ES".into()))?;
-        // Mesa answers a request for ES 2.0 with its highest ES version; ask for 3.2 if not.
-        let mut fallback = None;
-        let mut last_error = String::new();
-        for version in [Version::new(2, 0), Version::new(3, 2)] {
-            let attributes = ContextAttributesBuilder::new()
-                .with_context_api(ContextApi::Gles(Some(version)))
-                .build(None);
-            // SAFETY: the attributes name no window and the config comes from this display.
-            let created = unsafe { display.create_context(&config, &attributes) };
-            let context = match created.and_then(|c| c.make_current_surfaceless()) {
-                Ok(context) => context,
-                Err(e) => {
-                    last_error = e.to_string();
+    fn on_display(opened: &platform::Opened) -> Result<GlContext, GlError> {
+        let (egl, display) = (opened.egl, opened.display);
+        let api = &egl.api;
+        // SAFETY: plain calls on an initialised display of this library; every attribute list
+        // ends with EGL_NONE and every out pointer is valid.
+        unsafe {
+            if api.BindAPI(egl::OPENGL_ES_API) == 0 {
+                return Err(GlError::Config(format!(
+                    "eglBindAPI(OpenGL ES): {}",
+                    egl.error()
+                )));
+            }
+            let attributes = [
+                egl::RENDERABLE_TYPE as i32,
+                (egl::OPENGL_ES2_BIT | egl::OPENGL_ES3_BIT) as i32,
+                egl::SURFACE_TYPE as i32,
+                0,
+                egl::NONE as i32,
+            ];
+            let mut config = std::ptr::null();
+            let mut count = 0;
+            if api.ChooseConfig(display, attributes.as_ptr(), &mut config, 1, &mut count) == 0 {
+                return Err(GlError::Config(format!("eglChooseConfig: {}", egl.error())));
+            }
+            if count < 1 {
+                return Err(GlError::Config("no EGL config supports OpenGL ES".into()));
+            }
+            // Mesa answers a request for ES 2.0 with its highest ES version; ask for 3.2 if not.
+            let mut fallback = None;
+            let mut last_error = String::new();
+            for (major, minor) in [(2, 0), (3, 2)] {
+                let attributes = [
+                    egl::CONTEXT_MAJOR_VERSION as i32,
+                    major,
+                    egl::CONTEXT_MINOR_VERSION as i32,
+                    minor,
+                    egl::NONE as i32,
+                ];
+                let context =
+                    api.CreateContext(display, config, egl::NO_CONTEXT, attributes.as_ptr());
+                if context == egl::NO_CONTEXT {
+                    last_error = format!("eglCreateContext(ES {major}.{minor}): {}", egl.error());
                     continue;
                 }
-            };
-            // SAFETY: the context is current on this thread; glow only stores the pointers.
-            let gl = unsafe {
-                glow::Context::from_loader_function_cstr(|name| display.get_proc_address(name))
-            };
-            let info = read_info(&gl);
-            let extra = ExtraFunctions::load(&info, &display);
-            let found = GlContext {
-                gl,
-                info,
-                extra,
-                context,
-            };
-            if found.info.es_version >= (3, 0) {
-                return Ok(found);
+                if api.MakeCurrent(display, egl::NO_SURFACE, egl::NO_SURFACE, context) == 0 {
+                    last_error = format!("eglMakeCurrent (surfaceless): {}", egl.error());
+                    api.DestroyContext(display, context);
+                    continue;
+                }
+                let gl = glow::Context::from_loader_function_cstr(|name| egl.proc_address(name));
+                let info = read_info(&gl);
+                let extra = ExtraFunctions::load(&info, egl);
+                let found = GlContext {
+                    gl,
+                    info,
+                    extra,
+                    platform: opened.platform,
+                    library: egl.library.clone(),
+                    egl,
+                    display,
+                    context,
+                };
+                if found.info.es_version >= (3, 0) {
+                    return Ok(found);
+                }
+                fallback = Some(found);
             }
-            fallback = Some(found);
-        }
-        match fallback {
-            Some(found) => {
-                found.make_current()?;
-                Ok(found)
+            match fallback {
+                Some(found) => {
+                    found.make_current()?;
+                    Ok(found)
+                }
+                None => Err(GlError::Context(last_error)),
             }
-            None => Err(GlError::Context(last_error)),
         }
     }
 
     /// Makes the context current on the calling thread again (cheap when it already is).
     pub fn make_current(&self) -> Result<(), GlError> {
-        self.context
-            .make_current_surfaceless()
-            .map_err(|e| GlError::Context(e.to_string()))
+        // SAFETY: the display and context are this library's and still alive.
+        let made = unsafe {
+            self.egl
+                .api
+                .MakeCurrent(self.display, egl::NO_SURFACE, egl::NO_SURFACE, self.context)
+        };
+        if made == 0 {
+            return Err(GlError::Context(format!(
+                "eglMakeCurrent: {}",
+                self.egl.error()
+            )));
+        }
+        Ok(())
     }
 }
 
-/// Lists the EGL devices with the renderer an ES context on each reports.
-pub fn list_devices() -> Result<Vec<DeviceInfo>, GlError> {
-    let devices = query_devices()?;
-    Ok(devices
-        .iter()
-        .enumerate()
-        .map(|(index, device)| {
-            let context = GlContext::on_device(device);
+impl Drop for GlContext {
+    fn drop(&mut self) {
+        // SAFETY: releasing and destroying this context on its display; the display stays
+        // initialised (another context of the process may share it).
+        unsafe {
+            self.egl.api.MakeCurrent(
+                self.display,
+                egl::NO_SURFACE,
+                egl::NO_SURFACE,
+                egl::NO_CONTEXT,
+            );
+            self.egl.api.DestroyContext(self.display, self.context);
+        }
+    }
+}
+
+/// What one platform of `choice`'s library opens (every device on the device platform).
+pub fn probe_platform(choice: &EglChoice, platform: Platform) -> Vec<DeviceInfo> {
+    let mut choice = choice.clone();
+    choice.platform = Some(platform);
+    let failed = |library: Option<String>, index, why: String| DeviceInfo {
+        platform,
+        index,
+        library,
+        vendor: None,
+        render_node: None,
+        renderer: Err(why),
+        gl_version: String::new(),
+    };
+    let indices: Vec<Option<usize>> = if platform == Platform::Device {
+        let count = platform::library_for(&choice)
+            .and_then(|library| Egl::load(library.as_deref()))
+            .and_then(platform::enumerate);
+        match count {
+            Ok(devices) => (0..devices.len()).map(Some).collect(),
+            Err(e) => return vec![failed(None, None, e.to_string())],
+        }
+    } else {
+        vec![None]
+    };
+    indices
+        .into_iter()
+        .map(|index| {
+            choice.device = index;
+            let opened = match platform::open(&choice) {
+                Ok(opened) => opened,
+                Err(e) => return failed(None, index, e.to_string()),
+            };
+            // SAFETY: a plain query on an initialised display.
+            let vendor = c_text(unsafe {
+                opened
+                    .egl
+                    .api
+                    .QueryString(opened.display, egl::VENDOR as i32)
+            });
+            let context = GlContext::on_display(&opened);
             DeviceInfo {
+                platform,
                 index,
-                vendor: device.vendor().map(str::to_owned),
-                render_node: device.drm_render_device_node_path().map(PathBuf::from),
+                library: Some(opened.egl.library.clone()),
+                vendor: (!vendor.is_empty()).then_some(vendor),
+                render_node: opened.render_node.clone(),
                 gl_version: context
                     .as_ref()
                     .map(|c| c.info.version.clone())
                     .unwrap_or_default(),
-                renderer: context.map(|c| c.info.renderer).map_err(|e| e.to_string()),
+                renderer: context
+                    .map(|c| c.info.renderer.clone())
+                    .map_err(|e| e.to_string()),
             }
         })
-        .collect())
-}
-
-fn query_devices() -> Result<Vec<Device>, GlError> {
-    let devices: Vec<Device> = Device::query_devices()
-        .map_err(|e| match e.error_kind() {
-            glutin::error::ErrorKind::NotFound => GlError::NoEgl,
-            _ => GlError::NoDevice(e.to_string()),
-        })?
-        .collect();
-    if devices.is_empty() {
-        return Err(GlError::NoDevice("the EGL library lists no device".into()));
-    }
-    Ok(devices)
+        .collect()
 }
 
 fn read_info(gl: &glow::Context) -> ContextInfo {

@@ -1,8 +1,9 @@
 //! The GL backend: runs `.shader_test` files on a real OpenGL ES driver, headless via EGL,
 //! and reads back exactly the floats the shaders computed.
 //!
-//! [`GlBackend::new`] makes an ES context (the highest version the driver offers) on an EGL
-//! device with no window; [`list_devices`] lists the devices. Each [`Backend::run_test`]
+//! [`GlBackend::new`] makes an ES context (the highest version the driver offers) with no
+//! window on the EGL library and platform an [`EglChoice`] names (`egl`, `platform`, `gbm`);
+//! [`list_devices`] lists what each platform opens. Each [`Backend::run_test`]
 //! checks the `[require]` block (`require`), then runs the test on a `device::GlDevice`: the
 //! shared piglit command loop (`backend::piglit`) drives it to compile and link (`program`),
 //! draw (`draw`), set uniforms, textures and state (`uniforms`, `textures`, `state`) into an
@@ -12,7 +13,10 @@
 mod context;
 mod device;
 mod draw;
+mod egl;
 mod formats;
+mod gbm;
+mod platform;
 mod probe;
 mod program;
 mod require;
@@ -22,6 +26,7 @@ mod textures;
 mod uniforms;
 
 pub use context::{ContextInfo, DeviceInfo};
+pub use platform::{AngleBackend, EglChoice, Platform, ANGLE_SEARCH};
 
 use crate::backend::{Backend, Stop, WindowImage};
 use crate::results::{RunInfo, Status, TestResult};
@@ -35,8 +40,14 @@ use std::time::Instant;
 /// Why no GL context could be had.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GlError {
-    /// libEGL could not be loaded.
+    /// The system's libEGL could not be loaded.
     NoEgl,
+    /// The libEGL asked for (`--gl-library`) could not be loaded, or is no EGL library.
+    Library(String),
+    /// No ANGLE libEGL was found for an ANGLE platform.
+    NoAngle(String),
+    /// The library does not offer the platform asked for, or the platform cannot open.
+    Platform(String),
     /// EGL is there but lists no usable device.
     NoDevice(String),
     /// The device index asked for does not exist.
@@ -61,6 +72,9 @@ impl std::fmt::Display for GlError {
                 f,
                 "cannot load libEGL: is Mesa's libegl1 / libegl-mesa0 installed?"
             ),
+            GlError::Library(why) | GlError::NoAngle(why) | GlError::Platform(why) => {
+                f.write_str(why)
+            }
             GlError::NoDevice(why) => write!(
                 f,
                 "no EGL device found ({why}): is Mesa's libegl-mesa0 installed?"
@@ -71,7 +85,7 @@ impl std::fmt::Display for GlError {
                     "no EGL device {index}: there are {count} (see `halfcheck devices`)"
                 )
             }
-            GlError::Display(why) => write!(f, "cannot open an EGL display on the device: {why}"),
+            GlError::Display(why) => write!(f, "cannot open an EGL display: {why}"),
             GlError::Config(why) => write!(f, "no EGL config for headless OpenGL ES: {why}"),
             GlError::Context(why) => write!(f, "cannot create an OpenGL ES context: {why}"),
         }
@@ -80,14 +94,15 @@ impl std::fmt::Display for GlError {
 
 impl std::error::Error for GlError {}
 
-/// Lists the EGL devices, with the renderer an ES context on each reports.
-pub fn list_devices() -> Result<Vec<DeviceInfo>, GlError> {
-    context::list_devices()
+/// What `platform` opens with `choice`'s library (every device on the device platform), with
+/// the renderer an ES context on each reports, or why it did not open.
+pub fn list_devices(choice: &EglChoice, platform: Platform) -> Vec<DeviceInfo> {
+    context::probe_platform(choice, platform)
 }
 
 /// Runs shader tests on an OpenGL ES context. One per worker thread.
 pub struct GlBackend {
-    device_index: Option<usize>,
+    choice: EglChoice,
     context: GlContext,
     /// Set when the context broke and could not be replaced.
     broken: Option<String>,
@@ -102,11 +117,11 @@ pub struct GlBackend {
 }
 
 impl GlBackend {
-    /// Creates a headless ES context on EGL device `device_index` (the first when `None`).
-    pub fn new(device_index: Option<usize>) -> Result<GlBackend, GlError> {
+    /// Creates a headless ES context on the library, platform and device `choice` names.
+    pub fn new(choice: &EglChoice) -> Result<GlBackend, GlError> {
         Ok(GlBackend {
-            device_index,
-            context: GlContext::new(device_index)?,
+            choice: choice.clone(),
+            context: GlContext::new(choice)?,
             broken: None,
             keep_windows: false,
             window: None,
@@ -130,7 +145,7 @@ impl GlBackend {
         if reset_state(&self.context) {
             return;
         }
-        match GlContext::new(self.device_index) {
+        match GlContext::new(&self.choice) {
             Ok(context) => self.context = context,
             Err(e) => {
                 self.broken = Some(format!(
@@ -152,6 +167,7 @@ impl Backend for GlBackend {
                 info.glsl_version.clone(),
             ),
             ("halfcheck".to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
+            ("EGL_LIBRARY".to_owned(), self.context.library.clone()),
         ]);
         let render_target = match (target::renders_to_float(info), self.narrows()) {
             (false, _) => "RGBA8",
@@ -163,6 +179,7 @@ impl Backend for GlBackend {
         RunInfo {
             backend: "gl".into(),
             renderer: info.renderer.clone(),
+            platform: Some(self.context.platform.name().to_owned()),
             versions,
             context: json!({
                 "shader_precision_format": precision_formats(&self.context.gl),
