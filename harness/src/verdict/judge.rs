@@ -139,9 +139,30 @@ pub fn judge(
                 .to_string(),
         ),
         Verdict::OutOfBounds | Verdict::Inconsistent => Some(notes.join("; ")),
+        Verdict::Lowered | Verdict::Partial if !reads_modelled_binary16(result) => {
+            Some(REDUCED_OTHERWISE.to_string())
+        }
         _ => None,
     };
     result.verdict_rests_on = rests_on(result);
+}
+
+/// The reason of a `lowered` or `partial` test whose lowered channels all read something else
+/// than the modelled binary16 value. mediump allows any precision down to its own, so the
+/// verdict stays `lowered`: the driver does use that latitude, and losing it is the regression
+/// a nightly must catch. A value proves reduced precision, not which arithmetic gave it.
+pub(crate) const REDUCED_OTHERWISE: &str = "reduced precision, though no lowered channel reads \
+    the modelled binary16 value: the driver reduces it its own way (another order of binary16 \
+    operations, or a cheaper approximation, as SwiftShader's mediump asin); its fingerprinted \
+    profile may model it";
+
+/// Whether some lowered channel of `result` reads the binary16 prediction bit for bit.
+fn reads_modelled_binary16(result: &TestResult) -> bool {
+    result
+        .probes
+        .iter()
+        .flat_map(|p| &p.channels)
+        .any(|c| c.verdict == ChannelVerdict::Lowered && c.matches_mediump)
 }
 
 /// The lines of evidence that decided the deciding channels of a judged `result`.
@@ -412,6 +433,18 @@ mod tests {
         );
         let alone = judged(&[0.25; 3], None);
         assert_eq!(alone.verdict_rests_on, vec![EvidenceLine::Bounds]);
+    }
+
+    #[test]
+    fn reduced_precision_other_than_binary16_is_lowered_and_says_so() {
+        // Outside H, inside M, but not the modelled binary16 0.25 (SwiftShader's mediump
+        // asin reads so): lowered, with the reason.
+        let result = judged(&[0.3125; 3], Some(&[HIGHP; 3]));
+        assert_eq!(result.verdict, Some(Verdict::Lowered));
+        assert!(!result.probes[0].channels[0].matches_mediump);
+        assert_eq!(result.verdict_reason.as_deref(), Some(REDUCED_OTHERWISE));
+        // The modelled binary16 value gives no such reason.
+        assert_eq!(judged(&[0.25; 3], None).verdict_reason, None);
     }
 
     #[test]
