@@ -247,6 +247,23 @@ fn a_chain_of_products_may_be_multiplied_in_any_order() {
 }
 
 #[test]
+fn a_scalar_normalize_may_be_the_specs_formula_not_only_mesas_sign() {
+    let module = shader("uniform float x;", "c = vec4(normalize(x), 0.0, 0.0, 1.0);");
+    let (bounds, point) = both(&module, &[], &[("x", 3.0)]);
+    // Mesa: sign(x), exactly 1. SwiftShader: x * inversesqrt(x * x), 1 - 2^-24 (seed 23,
+    // test 103 on angle-swiftshader).
+    assert_eq!(point.color[0][0], 1.0);
+    let below = f64::from(1.0f32 - f32::EPSILON / 2.0);
+    for v in [1.0, below] {
+        assert!(
+            bounds.color[0][0].contains(v),
+            "{v}: {:?}",
+            bounds.color[0][0]
+        );
+    }
+}
+
+#[test]
 fn degrees_allow_a_driver_that_builds_the_constant_otherwise() {
     let module = shader("uniform float x;", "c = vec4(degrees(x), 0.0, 0.0, 1.0);");
     let (bounds, point) = both(&module, &[], &[("x", 1.0)]);

@@ -64,6 +64,9 @@ impl<D: Domain> Invocation<'_, D> {
         if let Some(op) = trig {
             return Ok(unary(op));
         }
+        if name == "normalize" {
+            return Ok(self.scalar_normalize(&first, width));
+        }
         let columns = |ty: &Type| match ty {
             Type::Numeric { rows, columns, .. } => (usize::from(*columns), usize::from(*rows)),
             _ => (1, 1),
@@ -169,6 +172,28 @@ impl<D: Domain> Invocation<'_, D> {
             }
             _ => error(e.span, format!("the emulator does not run {name}()")),
         }
+    }
+
+    /// `normalize` of a scalar: `sign(x)`, as Mesa builds it; in a domain that tracks ranges,
+    /// also the spec's formula `x * inversesqrt(x * x)` and dEQP's `x / sqrt(x * x)`.
+    fn scalar_normalize(&self, x: &[Component<D::F>], width: Width) -> Value<D::F> {
+        let d = self.domain;
+        x.iter()
+            .map(|c| {
+                Lanes::Float(map1(c, |v| {
+                    let sign = d.unary(Unary::Sign, v, width);
+                    if !d.tracks_ranges() {
+                        return sign;
+                    }
+                    let square = d.binary(Binary::Mul, v, v, width);
+                    let inverse = d.unary(Unary::Rsq, square, width);
+                    let product = d.binary(Binary::Mul, v, inverse, width);
+                    let root = d.unary(Unary::Sqrt, square, width);
+                    let quotient = d.binary(Binary::Div, v, root, width);
+                    d.either(d.either(sign, product), quotient)
+                }))
+            })
+            .collect()
     }
 
     /// `determinant` of a column-major `n` x `n` matrix (n <= 3), by cofactors of column 0.

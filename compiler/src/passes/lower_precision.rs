@@ -90,6 +90,7 @@ fn math_intrinsic(name: &str) -> bool {
             | "acosh"
             | "atanh"
             | "isinf"
+            | "normalize"
             | "refract"
             | "matrixCompMult"
             | "transpose"

@@ -652,7 +652,18 @@ fn geometric(name: &str, args: &[Expr], span: Span) -> Result<Option<Expr>> {
         "dot" => dot(arg(0), arg(1)),
         "length" => length(arg(0)),
         "distance" => length(same(Op::Sub, vec![arg(0), arg(1)], span)),
-        "normalize" if first.is_scalar() => same(Op::Sign, vec![arg(0)], span),
+        // Mesa builds it as `sign(x)`; the spec's formula, `x * inversesqrt(x * x)`, may
+        // give 1 - 2^-24 (SwiftShader does): the emulator evaluates it as either.
+        "normalize" if first.is_scalar() => {
+            let sign = same(Op::Sign, vec![arg(0)], span);
+            let (ty, precision) = (sign.ty.clone(), sign.precision);
+            Expr::new(
+                ExprKind::Intrinsic(name.to_owned(), vec![arg(0)]),
+                ty,
+                precision,
+                span,
+            )
+        }
         "normalize" => {
             let rsq = op_node(Op::Rsq, Type::float(), vec![dot(arg(0), arg(0))], span);
             same(Op::Mul, vec![arg(0), rsq], span)
