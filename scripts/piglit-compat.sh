@@ -36,7 +36,10 @@
 #   HALFCHECK   halfcheck binary          (default: <repo>/target/release/halfcheck)
 #   PIGLIT_DIR  piglit install            (default: /usr/lib/x86_64-linux-gnu/piglit)
 #   ANCHORS     extra test directory      (default: <repo>/../shared/anchors/igalia-mediump)
-#   DRIVERS     Gallium drivers           (default: "llvmpipe softpipe")
+#   DRIVERS     Gallium drivers           (default: "llvmpipe softpipe"; also zink: zink on
+#               lavapipe, and virgl: virpipe over vtest, for which the script starts
+#               virgl_test_server on Mesa 22.3's fixed socket /tmp/.virgl_test unless one
+#               listens there, and stops it at the end)
 #   JOBS        halfcheck -j              (default: nproc)
 #   TIMEOUT     per-file timeout, seconds (default: 60)
 #   OUT         output directory          (default: a new temp dir; printed at the end)
@@ -71,7 +74,8 @@ ANCHORS=$(cd "$ANCHORS" && pwd)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 work=$(mktemp -d -t piglit-compat-work.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+server=""
+trap 'rm -rf "$work"; if [[ -n $server ]]; then kill "$server" 2>/dev/null || true; fi' EXIT
 # Mesa's shader cache goes to temp dirs, never to $HOME: a fresh one for each runner and
 # driver, so neither runner finds shaders the other compiled.
 
@@ -95,10 +99,35 @@ for suite in "$tree"/*/; do touch "$suite/.halfcheck-suite"; done
 
 now() { date +%s.%N; }
 
+# Starts virgl_test_server unless one listens on /tmp/.virgl_test (stopped on exit).
+start_vtest() {
+    if python3 -c 'import socket; socket.socket(socket.AF_UNIX).connect("/tmp/.virgl_test")' \
+        2>/dev/null; then
+        return
+    fi
+    command -v virgl_test_server > /dev/null \
+        || { echo "piglit-compat: virgl needs virgl_test_server (virgl-server)" >&2; exit 2; }
+    virgl_test_server --use-egl-surfaceless --use-gles --multi-clients > /dev/null 2>&1 &
+    server=$!
+    sleep 1
+}
+
+# Exports the environment of a lane: a Gallium driver's name, zink (on lavapipe) or virgl.
+select_lane() {
+    unset LIBGL_ALWAYS_SOFTWARE VK_ICD_FILENAMES
+    case $1 in
+        zink)
+            export GALLIUM_DRIVER=zink LIBGL_ALWAYS_SOFTWARE=1 \
+                VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json ;;
+        virgl) export GALLIUM_DRIVER=virpipe; start_vtest ;;
+        *) export GALLIUM_DRIVER=$1 ;;
+    esac
+}
+
 # --- 2. Run both runners under each driver. ---------------------------------------------
 : > "$OUT/times.tsv"
 for driver in $DRIVERS; do
-    export GALLIUM_DRIVER=$driver
+    select_lane "$driver"
 
     # piglit: one shader_runner process per file, one after another.
     logs=$OUT/piglit-$driver
