@@ -3,14 +3,16 @@
 # each driver predicted by the profile `halfcheck fingerprint` measured on it.
 #
 # For each lane (llvmpipe; softpipe: GALLIUM_DRIVER=softpipe; llvmpipe without SSE:
-# GALLIUM_NOSSE=1), fingerprints the driver into OUT/LANE.yaml, runs DIRS (default: cases/ and
+# GALLIUM_NOSSE=1; zink on lavapipe; virgl over vtest, for which the script starts
+# virgl_test_server on Mesa 22.3's fixed socket /tmp/.virgl_test unless one listens there),
+# fingerprints the driver into OUT/LANE.yaml, runs DIRS (default: cases/ and
 # the Igalia mediump anchors) on it with the GL backend and on the emulator with that
 # profile, then compares probes[].observed_bits. Prints per lane the share of channels that
 # agree and lists the ones that do not. The fingerprint battery's own probes are not among
 # DIRS: they do not count.
 #
 #   scripts/emu-agreement.sh [DIR...]   (HALFCHECK=path/to/halfcheck, OUT=results dir,
-#                                        LANES="llvmpipe softpipe nosse")
+#                                        LANES="llvmpipe softpipe nosse zink virgl")
 # The ANGLE lanes (LANES="angle-swiftshader angle-vulkan") run with `--lane NAME`, and
 # `--gl-library $HALFCHECK_ANGLE_LIBRARY` when it is set.
 set -euo pipefail
@@ -30,6 +32,8 @@ lane_env() {
         softpipe) echo "GALLIUM_DRIVER=softpipe" ;;
         nosse) echo "GALLIUM_NOSSE=1" ;;
         angle-*) echo "HALFCHECK_LANE=$1" ;;
+        zink) echo "LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json" ;;
+        virgl) echo "GALLIUM_DRIVER=virpipe" ;;
         *) echo "unknown lane $1" >&2; exit 2 ;;
     esac
 }
@@ -41,15 +45,28 @@ lane_args() {
     esac
 }
 
+# Starts virgl_test_server unless one listens on /tmp/.virgl_test; stopped on exit.
+server=""
+start_vtest() {
+    if python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect("/tmp/.virgl_test")' 2>/dev/null; then
+        return
+    fi
+    virgl_test_server --use-egl-surfaceless --use-gles --multi-clients >/dev/null 2>&1 &
+    server=$!
+    trap 'kill "$server" 2>/dev/null || true' EXIT
+    sleep 1
+}
+
 for lane in $lanes; do
-    # shellcheck disable=SC2046 # lane_args is split into words on purpose
-    env "$(lane_env "$lane")" "$halfcheck" fingerprint --backend gl --name "$lane" $(lane_args "$lane") \
+    if [ "$lane" = virgl ]; then start_vtest; fi
+    # shellcheck disable=SC2046 # the lane's assignments and arguments are separate words
+    env $(lane_env "$lane") "$halfcheck" fingerprint --backend gl --name "$lane" $(lane_args "$lane") \
         -o "$out/$lane.yaml" >"$out/$lane.fingerprint.txt" 2>&1
     i=0
     for dir in "$@"; do
         i=$((i + 1))
         # shellcheck disable=SC2046
-        env "$(lane_env "$lane")" "$halfcheck" run "$dir" --backend gl $(lane_args "$lane") \
+        env $(lane_env "$lane") "$halfcheck" run "$dir" --backend gl $(lane_args "$lane") \
             --exact-windows --force \
             --results "$out/$lane-gl-$i" >/dev/null 2>&1 || true
         "$halfcheck" run "$dir" --backend emu --emu-profile "$out/$lane.yaml" --force \

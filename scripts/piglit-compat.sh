@@ -36,8 +36,10 @@
 #   HALFCHECK   halfcheck binary          (default: <repo>/target/release/halfcheck)
 #   PIGLIT_DIR  piglit install            (default: /usr/lib/x86_64-linux-gnu/piglit)
 #   ANCHORS     extra test directory      (default: <repo>/../shared/anchors/igalia-mediump)
-#   DRIVERS     Gallium drivers or ANGLE lanes (default: "llvmpipe softpipe"; also
-#               angle-swiftshader, angle-vulkan)
+#   DRIVERS     Gallium drivers or lanes (default: "llvmpipe softpipe"; also zink: zink on
+#               lavapipe; virgl: virpipe over vtest, for which the script starts
+#               virgl_test_server on Mesa 22.3's fixed socket /tmp/.virgl_test unless one
+#               listens there, and stops it at the end; angle-swiftshader, angle-vulkan)
 #   ANGLE_LIBRARY  ANGLE's libEGL.so for the ANGLE lanes (default: $HALFCHECK_ANGLE_LIBRARY)
 #   JOBS        halfcheck -j              (default: nproc)
 #   TIMEOUT     per-file timeout, seconds (default: 60)
@@ -81,7 +83,8 @@ ANCHORS=$(cd "$ANCHORS" && pwd)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 work=$(mktemp -d -t piglit-compat-work.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+server=""
+trap 'rm -rf "$work"; if [[ -n $server ]]; then kill "$server" 2>/dev/null || true; fi' EXIT
 # Mesa's shader cache goes to temp dirs, never to $HOME: a fresh one for each runner and
 # driver, so neither runner finds shaders the other compiled.
 
@@ -104,6 +107,31 @@ done < "$OUT/runners.tsv"
 for suite in "$tree"/*/; do touch "$suite/.halfcheck-suite"; done
 
 now() { date +%s.%N; }
+
+# Starts virgl_test_server unless one listens on /tmp/.virgl_test (stopped on exit).
+start_vtest() {
+    if python3 -c 'import socket; socket.socket(socket.AF_UNIX).connect("/tmp/.virgl_test")' \
+        2>/dev/null; then
+        return
+    fi
+    command -v virgl_test_server > /dev/null \
+        || { echo "piglit-compat: virgl needs virgl_test_server (virgl-server)" >&2; exit 2; }
+    virgl_test_server --use-egl-surfaceless --use-gles --multi-clients > /dev/null 2>&1 &
+    server=$!
+    sleep 1
+}
+
+# Exports the environment of a lane: a Gallium driver's name, zink (on lavapipe) or virgl.
+select_lane() {
+    unset LIBGL_ALWAYS_SOFTWARE VK_ICD_FILENAMES
+    case $1 in
+        zink)
+            export GALLIUM_DRIVER=zink LIBGL_ALWAYS_SOFTWARE=1 \
+                VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json ;;
+        virgl) export GALLIUM_DRIVER=virpipe; start_vtest ;;
+        *) export GALLIUM_DRIVER=$1 ;;
+    esac
+}
 
 # --- 2. Run both runners under each driver. ---------------------------------------------
 : > "$OUT/times.tsv"
@@ -131,7 +159,7 @@ for driver in $DRIVERS; do
             piglit_env=(LD_LIBRARY_PATH="$names" VK_ICD_FILENAMES="$icd")
             halfcheck_args=(--lane "$driver" --gl-library "$ANGLE_LIBRARY")
             ;;
-        *) export GALLIUM_DRIVER=$driver ;;
+        *) select_lane "$driver" ;;
     esac
 
     # piglit: one shader_runner process per file, one after another.

@@ -79,8 +79,11 @@ pub struct Arithmetic {
     pub dot: Dot,
     /// How a matrix times a vector or a matrix adds its columns.
     pub matrix: Dot,
-    /// How `mix(x, y, t)` expands.
+    /// How binary32 `mix(x, y, t)` expands.
     pub mix: Mix,
+    /// How binary16 (lowered) `mix(x, y, t)` expands: a driver may lower it apart from the
+    /// binary32 one (zink on lavapipe: `weights`, its binary32 `mix` `delta`).
+    pub mix16: Mix,
     /// How binary32 `log2` is computed.
     pub log2: Log2,
     /// How `exp` and `log` are computed.
@@ -108,6 +111,7 @@ impl Default for Arithmetic {
             dot: Dot::Reverse,
             matrix: Dot::Sequential,
             mix: Mix::Delta,
+            mix16: Mix::Delta,
             log2: Log2::Direct,
             exp_log: ExpLog::Exp2Log2,
             pow: Pow::Exp2Log2,
@@ -374,6 +378,11 @@ pub const CHOICES: &[Choice] = &[
         values: BOOL,
     },
     Choice {
+        key: "lowering.fold_constructors",
+        meaning: "the lone-operation and conversion-folding rules also apply to what a mediump vector or matrix constructor places when it goes whole into an output (false: it keeps binary16, zink: color = vec4(m, ...) of a mediump local holding a highp value is rounded)",
+        values: BOOL,
+    },
+    Choice {
         key: "lowering.fold_conversions",
         meaning: "f2f32(f2f16(x)) folds to x through variables and swizzles: a 32-bit float kept in a mediump local keeps its 32 bits",
         values: BOOL,
@@ -396,6 +405,11 @@ pub const CHOICES: &[Choice] = &[
     Choice {
         key: "lowering.lone_op_temporary",
         meaning: "a lowered float tree of one operation whose sources are all 32-bit values the shader computed runs in binary32",
+        values: BOOL,
+    },
+    Choice {
+        key: "lowering.lone_op_derivative",
+        meaning: "a lowered float tree of one operation on binary16 values (or a local assigned one) that dFdx or dFdy reads runs in binary32 on those values, the derivative at 32 bits (zink: SPIR-V derivatives are 32-bit)",
         values: BOOL,
     },
     Choice {
@@ -440,7 +454,12 @@ pub const CHOICES: &[Choice] = &[
     },
     Choice {
         key: "arithmetic.mix",
-        meaning: "mix(x, y, t): delta x + t(y - x), weights x(1 - t) + yt, fused fma(t, y - x, x)",
+        meaning: "binary32 mix(x, y, t): delta x + t(y - x), weights x(1 - t) + yt, fused fma(t, y - x, x)",
+        values: &["delta", "weights", "fused"],
+    },
+    Choice {
+        key: "arithmetic.mix16",
+        meaning: "binary16 (lowered) mix(x, y, t), the same forms: delta x + t(y - x), weights x(1 - t) + yt, fused fma(t, y - x, x)",
         values: &["delta", "weights", "fused"],
     },
     Choice {
@@ -526,6 +545,8 @@ const BUILTIN: &[(&str, &str)] = &[
         "angle-vulkan",
         include_str!("../profiles/angle-vulkan.yaml"),
     ),
+    ("zink", include_str!("../profiles/zink.yaml")),
+    ("virgl", include_str!("../profiles/virgl.yaml")),
 ];
 
 impl Choices {

@@ -326,7 +326,11 @@ impl<D: Domain> Invocation<'_, D> {
                 Ok(vec![Lanes::Float(self.sum_any_order(order, &pairs, width))])
             }
             Op::Lrp => {
-                let mix = d.driver().arithmetic.mix;
+                let arithmetic = d.driver().arithmetic;
+                let mix = match width {
+                    Width::Single => arithmetic.mix,
+                    Width::Half | Width::Low => arithmetic.mix16,
+                };
                 zip3_floats(&values, |a, b, c| self.lerp(mix, a, b, c, width))
                     .map_or_else(|| bad(e, op), Ok)
             }

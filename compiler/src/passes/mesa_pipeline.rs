@@ -24,6 +24,16 @@
 //!
 //! NIR folds these pairs around such an operation away, leaving a 32-bit operation.
 //!
+//! 4. zink keeps binary16 what a mediump vector or matrix constructor places when the
+//!    constructed value goes whole into a shader output (rules 1 and 2 stop at its
+//!    temporary): `color = vec4(fract(u), ...)`, `vec4(u, ...)` and `vec4(m, ...)` of a
+//!    mediump local holding a highp value are rounded, where `fract(u) * k`, `u + k`,
+//!    `m * k` with highp `k`, a constructor with a highp argument, or one copied into a
+//!    local and read by an operation are not (measured, `fold_constructors`).
+//!
+//! zink's derivatives of lone operations (`lone_op_derivative`) run first
+//! ([`super::lone_derivative`]).
+//!
 //! Each rule is a profile choice ([`Switches`]): rule 1 per kind of source (uniforms,
 //! shader inputs, values the shader computed: `lone_op_*`), rules 2 and 3 together
 //! (`fold_conversions`); for integer trees `int_lone_op` and `int_fold_conversions` (on
@@ -32,7 +42,7 @@
 use super::fold_conversions::{children, stmt_exprs};
 use super::walk;
 use super::Switches;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::ir::build::{convert, placeholder};
 use crate::ir::{BaseType, Expr, ExprKind, Module, Op, Stmt, Type, VarId, VarMode};
@@ -77,8 +87,16 @@ pub fn run(module: &mut Module, switches: &Switches) {
         switches: *switches,
         modes: module.variables.iter().map(|v| v.mode).collect(),
     };
-    lone_stores(module, &sources);
-    widen_variables(module, switches);
+    if switches.lone_op_derivative {
+        super::lone_derivative::run(module);
+    }
+    let kept = if switches.fold_constructors {
+        HashSet::new()
+    } else {
+        constructors(module)
+    };
+    lone_stores(module, &sources, &kept);
+    widen_variables(module, switches, &kept);
     walk::blocks(module, &mut |block, _| {
         for stmt in block.iter_mut() {
             stmt_exprs(stmt, &mut |e| fold_swizzled(e, switches));
@@ -87,9 +105,59 @@ pub fn run(module: &mut Module, switches: &Switches) {
     });
 }
 
+/// The vector and matrix constructor temporaries (`vec_ctor`, `mat_ctor`) whose one read
+/// converts them up whole into a shader output: what such a constructor places stays
+/// binary16 when `fold_constructors` is off (zink).
+fn constructors(module: &mut Module) -> HashSet<VarId> {
+    let temporaries: HashSet<VarId> = module
+        .variables
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| {
+            v.mode == VarMode::Temporary && matches!(v.name.as_str(), "vec_ctor" | "mat_ctor")
+        })
+        .map(|(i, _)| VarId(i as u32))
+        .collect();
+    let modes: Vec<VarMode> = module.variables.iter().map(|v| v.mode).collect();
+    let mut output_reads: HashMap<VarId, u32> = HashMap::new();
+    let mut reads: HashMap<VarId, u32> = HashMap::new();
+    walk::blocks(module, &mut |block, _| {
+        for stmt in block.iter_mut() {
+            if let Stmt::Assign { lhs, rhs, .. } = stmt {
+                let to_output = lhs
+                    .variable()
+                    .and_then(|v| modes.get(v.0 as usize))
+                    .is_some_and(|m| *m == VarMode::ShaderOut);
+                if let Some(v) = up_of_var(rhs).filter(|_| to_output) {
+                    *output_reads.entry(v).or_default() += 1;
+                }
+                count_reads(rhs, &mut reads);
+                if !matches!(lhs.kind, ExprKind::Var(_)) {
+                    children(lhs, &mut |c| count_reads(c, &mut reads));
+                }
+            } else {
+                stmt_exprs(stmt, &mut |e| count_reads(e, &mut reads));
+            }
+        }
+    });
+    temporaries
+        .into_iter()
+        .filter(|v| output_reads.get(v).is_some_and(|n| reads.get(v) == Some(n)))
+        .collect()
+}
+
+/// Counts the variable reads in `e`.
+fn count_reads(e: &mut Expr, reads: &mut HashMap<VarId, u32>) {
+    if let ExprKind::Var(v) = e.kind {
+        *reads.entry(v).or_default() += 1;
+    }
+    children(e, &mut |c| count_reads(c, reads));
+}
+
 /// Rule 1 for stores: a lone operation stored straight into a 16-bit variable read at 32
 /// bits is computed at 32 bits, rounded once by the store (rule 2 may then remove that).
-fn lone_stores(module: &mut Module, sources: &Sources) {
+/// Not into the variables of `kept`.
+fn lone_stores(module: &mut Module, sources: &Sources, kept: &HashSet<VarId>) {
     let mut read_wide = HashSet::new();
     walk::blocks(module, &mut |block, _| {
         for stmt in block.iter_mut() {
@@ -99,10 +167,12 @@ fn lone_stores(module: &mut Module, sources: &Sources) {
     walk::blocks(module, &mut |block, _| {
         for stmt in block.iter_mut() {
             if let Stmt::Assign { lhs, rhs, .. } = stmt {
-                let wide = lhs.variable().is_some_and(|v| read_wide.contains(&v));
+                let wide = lhs
+                    .variable()
+                    .is_some_and(|v| read_wide.contains(&v) && !kept.contains(&v));
                 if wide && is_16(rhs) && region(rhs, sources) == Some(1) {
                     let taken = std::mem::replace(rhs, placeholder());
-                    *rhs = convert(widen(taken), false);
+                    *rhs = convert(widen(taken, false), false);
                 }
             }
         }
@@ -222,12 +292,14 @@ fn pinned(e: &mut Expr, set: &mut HashSet<VarId>) {
     }
 }
 
-/// Rule 2: widens the 16-bit variables that only ever hold 32-bit values converted down.
-fn widen_variables(module: &mut Module, switches: &Switches) {
+/// Rule 2: widens the 16-bit variables that only ever hold 32-bit values converted down,
+/// except those of `kept`.
+fn widen_variables(module: &mut Module, switches: &Switches, kept: &HashSet<VarId>) {
     let mut set: HashSet<VarId> = module
         .variables
         .iter()
         .enumerate()
+        .filter(|(i, _)| !kept.contains(&VarId(*i as u32)))
         .filter(|(_, v)| {
             matches!(v.mode, VarMode::Temporary | VarMode::Auto)
                 && !v.ty.is_array()
@@ -371,11 +443,11 @@ fn is_up(op: Op) -> bool {
     matches!(op, Op::F162f | Op::I2i | Op::U2u)
 }
 
-fn is_16(e: &Expr) -> bool {
+pub(super) fn is_16(e: &Expr) -> bool {
     e.ty.base().is_some_and(|b| b.bit_size() == 16)
 }
 
-fn is_down(op: Op) -> bool {
+pub(super) fn is_down(op: Op) -> bool {
     matches!(op, Op::F2fmp | Op::I2imp | Op::U2ump)
 }
 
@@ -389,16 +461,7 @@ fn region(e: &Expr, sources: &Sources) -> Option<u32> {
             .filter(|x| !is_16(x) && sources.lone_source(x))
             .map(|_| 0),
         ExprKind::Op(op, operands) => {
-            let matrix = operands.iter().any(|o| o.ty.is_matrix())
-                && operands.iter().all(|o| !o.ty.is_scalar());
-            let vectors = operands.iter().any(|o| o.ty.vector_size() > 1);
-            let mut n = match op {
-                Op::Sub | Op::Mod => 2,
-                Op::Dot if vectors => 2,
-                Op::Mul if matrix => 2,
-                Op::B2f16 | Op::F162b => 0,
-                _ => 1,
-            };
+            let mut n = operation_weight(*op, operands);
             for o in operands {
                 n += region(o, sources)?;
             }
@@ -409,12 +472,37 @@ fn region(e: &Expr, sources: &Sources) -> Option<u32> {
     }
 }
 
-/// The region rebuilt at 32 bits: conversions down removed, types widened.
-fn widen(e: Expr) -> Expr {
+/// How many operations Mesa makes of `op` on `operands`: a subtraction is an add and a
+/// negate, `mod` several, a `dot` of vectors or a matrix product a sum of products, the
+/// bool conversions none.
+pub(super) fn operation_weight(op: Op, operands: &[Expr]) -> u32 {
+    let matrix =
+        operands.iter().any(|o| o.ty.is_matrix()) && operands.iter().all(|o| !o.ty.is_scalar());
+    let vectors = operands.iter().any(|o| o.ty.vector_size() > 1);
+    match op {
+        Op::Sub | Op::Mod => 2,
+        Op::Dot if vectors => 2,
+        Op::Mul if matrix => 2,
+        Op::B2f16 | Op::F162b => 0,
+        _ => 1,
+    }
+}
+
+/// The region rebuilt at 32 bits, types widened; its leaves (conversions down, 16-bit
+/// variables) lose their conversion, or when `rounded` keep it and are converted back up.
+pub(super) fn widen(e: Expr, rounded: bool) -> Expr {
+    let leaf = match &e.kind {
+        ExprKind::Op(op, _) => is_down(*op),
+        ExprKind::Swizzle(..) | ExprKind::Var(_) => true,
+        _ => false,
+    };
+    if rounded && leaf && is_16(&e) {
+        return convert(e, true);
+    }
     match e.kind {
         ExprKind::Op(op, mut operands) if is_down(op) => operands.pop().unwrap_or_else(placeholder),
         ExprKind::Op(op, operands) => {
-            let operands: Vec<Expr> = operands.into_iter().map(widen).collect();
+            let operands: Vec<Expr> = operands.into_iter().map(|o| widen(o, rounded)).collect();
             let op = match op {
                 Op::B2f16 => Op::B2f,
                 Op::F162b => Op::F2b,
@@ -427,7 +515,7 @@ fn widen(e: Expr) -> Expr {
             Expr::new(ExprKind::Op(op, operands), ty, e.precision, e.span)
         }
         ExprKind::Swizzle(base, comps) => {
-            let base = widen(*base);
+            let base = widen(*base, rounded);
             let ty = match e.ty.base().and_then(BaseType::widened) {
                 Some(b) => e.ty.with_base(b),
                 None => e.ty,
@@ -464,9 +552,9 @@ fn rewrite(e: &mut Expr, sources: &Sources) {
         let taken = std::mem::replace(e, placeholder());
         *e = match taken.kind {
             ExprKind::Op(Op::F162f | Op::I2i | Op::U2u, mut operands) => {
-                widen(operands.pop().unwrap_or_else(placeholder))
+                widen(operands.pop().unwrap_or_else(placeholder), false)
             }
-            kind => widen(Expr { kind, ..taken }),
+            kind => widen(Expr { kind, ..taken }, false),
         };
         return;
     }

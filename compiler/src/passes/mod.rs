@@ -2,6 +2,7 @@
 //! the later Mesa pipeline effects measured on llvmpipe.
 
 pub mod fold_conversions;
+pub mod lone_derivative;
 pub mod lower_precision;
 pub mod lower_variables;
 pub mod mesa_pipeline;
@@ -40,6 +41,12 @@ pub struct Switches {
     pub lone_op_varying: bool,
     /// A 16-bit tree of one operation on 32-bit values the shader computed runs at 32 bits.
     pub lone_op_temporary: bool,
+    /// A 16-bit tree of one operation that a derivative reads runs at 32 bits on its
+    /// 16-bit sources, and the derivative at 32 bits (zink: `lone_derivative`).
+    pub lone_op_derivative: bool,
+    /// The rules above also fold the conversions around what a mediump vector or matrix
+    /// constructor places when it goes whole into an output (zink: no, it stays 16-bit).
+    pub fold_constructors: bool,
 }
 
 /// `Switches::constants` as every profile has it (not a choice a file names).
@@ -72,6 +79,8 @@ impl Default for Switches {
             lone_op_uniform: true,
             lone_op_varying: true,
             lone_op_temporary: true,
+            lone_op_derivative: false,
+            fold_constructors: true,
         }
     }
 }

@@ -74,6 +74,15 @@ const TRANSCENDENTALS: &str = "precision highp float;\nuniform vec4 x;\nout vec4
 /// Their arguments, found by searching for channels where every way of computing differs.
 const TRANSCENDENTAL_ARGUMENTS: &str = "uniform vec4 x -2.562 -2.456 0.798 0.924";
 
+/// The body of the `mix` probes: binary32 `mix` in r and g, binary16 in b and a.
+const MIX: &str = "precision highp float;\nuniform vec2 x, y, t;\nuniform mediump vec2 mx, my, mt;\nout vec4 color;\n\
+     void main() { color = vec4(mix(x, y, t), mix(mx, my, mt) * 2.0); }\n";
+
+/// Their arguments.
+const MIX_ARGUMENTS: &str =
+    "uniform vec2 x 0.13 1.3\nuniform vec2 y 0.91 0.11\nuniform vec2 t 0.29 0.71\n\
+     uniform vec2 mx 1.3 0.13\nuniform vec2 my 0.11 0.91\nuniform vec2 mt 0.71 0.29";
+
 /// Every probe of the battery, one per choice of `halfcheck_compiler::profile::CHOICES`.
 pub fn battery() -> Vec<Probe> {
     let at0 = &[(0, 0)][..];
@@ -133,6 +142,33 @@ pub fn battery() -> Vec<Probe> {
                 &[(0, 0), (37, 101), (180, 66)],
             ),
         ),
+        // dFdx(c * a) with c = gl_FragCoord.x in a mediump local and a = 0.3001: the
+        // binary16 products differ by 0.3125 near x = 200; the binary32 product of the
+        // binary16 operands by 0.30004883 (a rounded, times 1). The same for dFdy through a
+        // local holding the product.
+        probe(
+            "lowering.lone_op_derivative",
+            fragment_test(
+                "precision mediump float;\nuniform float a;\nout highp vec4 color;\n\
+                 void main() { mediump float c = gl_FragCoord.x; mediump float r = gl_FragCoord.y;\n\
+                 float p = r * a; color = vec4(dFdx(c * a), dFdy(p), 0.0, 1.0); }\n",
+                "uniform float a 0.3001",
+                &[(200, 200), (37, 101)],
+            ),
+        ),
+        // A highp result kept in a mediump local, placed by a mediump constructor straight
+        // into the output: 1/3 at binary32 when the conversions fold there, rounded to
+        // binary16 when the constructor keeps it (highp uniforms: 16-bit mediump uniforms
+        // would round it either way).
+        probe(
+            "lowering.fold_constructors",
+            fragment_test(
+                "precision mediump float;\nuniform highp float a, b;\nout highp vec4 color;\n\
+                 void main() { mediump float m = a / b; color = vec4(m, 0.0, 0.0, 1.0); }\n",
+                "uniform float a 1.0\nuniform float b 3.0",
+                at0,
+            ),
+        ),
         // One int operation on uniforms: 300 * 300 is 90000 at 32 bits, 24464 at 16.
         probe(
             "lowering.int_lone_op",
@@ -143,14 +179,15 @@ pub fn battery() -> Vec<Probe> {
                 at0,
             ),
         ),
-        // A highp result kept in a mediump local and written out: its 32 bits survive when
-        // the conversions fold.
+        // A highp result kept in a mediump local and read by a highp operation: its 32 bits
+        // survive when the conversions fold (read through an operation, not a constructor,
+        // so that `fold_constructors` does not hide it).
         probe(
             "lowering.fold_conversions",
             fragment_test(
-                "precision mediump float;\nuniform highp float a, b;\nout highp vec4 color;\n\
-                 void main() { mediump float m = a / b; color = vec4(m, 0.0, 0.0, 1.0); }\n",
-                "uniform float a 1.0\nuniform float b 3.0",
+                "precision mediump float;\nuniform highp float a, b, one;\nout highp vec4 color;\n\
+                 void main() { mediump float m = a / b; color = vec4(m * one, 0.0, 0.0, 1.0); }\n",
+                "uniform float a 1.0\nuniform float b 3.0\nuniform float one 1.0",
                 at0,
             ),
         ),
@@ -164,13 +201,14 @@ pub fn battery() -> Vec<Probe> {
                 at0,
             ),
         ),
-        // One operation on uniforms: fract(1000.3) is 0.29998779 at 32 bits, 0.5 at 16.
+        // One operation on uniforms: fract(1000.3) is 0.29998779 at 32 bits, 0.5 at 16 (read
+        // by a highp operation, so that `fold_constructors` does not hide it).
         probe(
             "lowering.lone_op_uniform",
             fragment_test(
-                "precision mediump float;\nuniform float u;\nout highp vec4 color;\n\
-                 void main() { color = vec4(fract(u), 0.0, 0.0, 1.0); }\n",
-                "uniform float u 1000.3",
+                "precision mediump float;\nuniform float u;\nuniform highp float one;\nout highp vec4 color;\n\
+                 void main() { color = vec4(fract(u) * one, 0.0, 0.0, 1.0); }\n",
+                "uniform float u 1000.3\nuniform float one 1.0",
                 at0,
             ),
         ),
@@ -181,9 +219,9 @@ pub fn battery() -> Vec<Probe> {
                 "GLSL ES >= 3.00",
                 CONSTANT_VARYING,
                 "[fragment shader]\n#version 300 es\nprecision mediump float;\n\
-                 in mediump float v;\nout highp vec4 color;\n\
-                 void main() { color = vec4(fract(v), 0.0, 0.0, 1.0); }\n",
-                "uniform float k 1000.3",
+                 in mediump float v;\nuniform highp float one;\nout highp vec4 color;\n\
+                 void main() { color = vec4(fract(v) * one, 0.0, 0.0, 1.0); }\n",
+                "uniform float k 1000.3\nuniform float one 1.0",
                 &[(0, 0)],
             ),
         ),
@@ -277,18 +315,12 @@ pub fn battery() -> Vec<Probe> {
                 at0,
             ),
         ),
-        // mix at binary32 and binary16 (times 2, exact, so that the lone-operation rule
-        // leaves it lowered): the three expansions round apart on these.
-        probe(
-            "arithmetic.mix",
-            fragment_test(
-                "precision highp float;\nuniform vec2 x, y, t;\nuniform mediump vec2 mx, my, mt;\nout vec4 color;\n\
-                 void main() { color = vec4(mix(x, y, t), mix(mx, my, mt) * 2.0); }\n",
-                "uniform vec2 x 0.13 1.3\nuniform vec2 y 0.91 0.11\nuniform vec2 t 0.29 0.71\n\
-                 uniform vec2 mx 1.3 0.13\nuniform vec2 my 0.11 0.91\nuniform vec2 mt 0.71 0.29",
-                at0,
-            ),
-        ),
+        // mix at binary32 (r, g) and binary16 (b, a: times 2, exact, so that the
+        // lone-operation rule leaves it lowered): the three expansions round apart on these.
+        probe("arithmetic.mix", fragment_test(MIX, MIX_ARGUMENTS, at0)),
+        // The same probe: its binary16 channels decide the binary16 expansion (zink's
+        // `weights` beside its binary32 `delta`).
+        probe("arithmetic.mix16", fragment_test(MIX, MIX_ARGUMENTS, at0)),
         // log2 directly and as ln(x) * 1.442695 differ in the last bit on these.
         probe(
             "arithmetic.log2",
