@@ -191,3 +191,54 @@ fn fingerprint_of_llvmpipe_without_sse_is_the_shipped_nosse_profile() {
     // A lane that lowers mediump ints but not floats, neither of the other two profiles.
     assert!(!profile.choices.lowering.float16 && profile.choices.lowering.int16);
 }
+
+/// A mediump output may hold its value in binary16 on any conforming driver (zink rounds ES
+/// 1.00's `gl_FragColor`): a device that stores a highp result so is not out of bounds.
+#[test]
+fn a_highp_result_stored_in_a_mediump_output_as_binary16_is_within_bounds() {
+    let dir = temp_dir("stored-output");
+    let profile = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../compiler/profiles/llvmpipe.yaml"),
+    )
+    .expect("llvmpipe profile")
+    .replace("round_outputs: false", "round_outputs: true")
+    .replace("name: llvmpipe", "name: rounds-outputs");
+    let profile_path = dir.join("rounds-outputs.yaml");
+    std::fs::write(&profile_path, profile).expect("writes");
+    let test = dir.join("highp_into_fragcolor.shader_test");
+    std::fs::write(
+        &test,
+        "[require]\nGLSL ES >= 1.00\n\n[vertex shader passthrough]\n\n[fragment shader]\n\
+         precision highp float;\nuniform float a;\nuniform float b;\nuniform mediump float m;\n\
+         void main() { highp float r = a / b; gl_FragColor = vec4(r, m * 0.5, 0.0, 1.0); }\n\n\
+         [test]\nuniform float a 1.0\nuniform float b 3.0\nuniform float m 0.5\n\
+         draw rect -1 -1 2 2\ntolerance 0.01 0.01 0.01 0.01\nprobe all rgba 0.333 0.25 0.0 1.0\n",
+    )
+    .expect("writes");
+    let output = halfcheck()
+        .args(["run", "--backend", "emu", "--no-report", "--emu-profile"])
+        .arg(&profile_path)
+        .arg("--results")
+        .arg(dir.join("results"))
+        .arg(&test)
+        .output()
+        .expect("runs");
+    let shown = text(&output);
+    let results: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("results/results.json")).expect("results.json"),
+    )
+    .expect("json");
+    let (_, result) = results["tests"]
+        .as_object()
+        .and_then(|tests| tests.iter().next())
+        .expect("one test");
+    // The device read 0x3eaaa000, binary16's 1/3; the intervals hold it as a stored value,
+    // and since no operation is lowered, nothing discriminates.
+    let observed = result["probes"][0]["observed"][0].as_f64();
+    assert_eq!(
+        observed,
+        Some(f64::from(f32::from_bits(0x3eaa_a000))),
+        "{shown}"
+    );
+    assert_eq!(result["verdict"], "undetermined", "{shown}");
+}

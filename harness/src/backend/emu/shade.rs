@@ -729,16 +729,27 @@ impl<D: Domain> Draw<'_, D> {
 impl<D: Domain> Draw<'_, D> {
     /// `value` of interface variable `var`, rounded to binary16 when `round` (the profile
     /// rounds mediump and lowp floats there) and `var` is one.
+    /// In a domain that tracks ranges, a mediump or lowp variable may hold any value in
+    /// binary16 too, whatever the profile: the spec lets any driver store it so (zink rounds
+    /// ES 1.00's `gl_FragColor`, a mediump output, where llvmpipe does not).
     fn reduced(
         &self,
         value: Value<D::F>,
         var: &halfcheck_compiler::ir::Variable,
         round: bool,
     ) -> Value<D::F> {
-        if !round || !var.precision.is_lowerable() {
+        if !var.precision.is_lowerable() {
             return value;
         }
         let d = self.domain;
+        let value = if d.tracks_ranges() {
+            stored_in_binary16(d, value)
+        } else {
+            value
+        };
+        if !round {
+            return value;
+        }
         value
             .into_iter()
             .map(|lanes| match lanes {
@@ -749,6 +760,36 @@ impl<D: Domain> Draw<'_, D> {
             })
             .collect()
     }
+}
+
+/// Each float of `value`, or its binary16 rounding: a range `[lo, hi]` grows to hold
+/// `[f16(lo), f16(hi)]` (rounding is monotonic, so that holds every value's).
+fn stored_in_binary16<D: Domain>(d: &D, value: Value<D::F>) -> Value<D::F> {
+    let rounded = |x: f64| half::f16::from_f64(x).to_f64();
+    value
+        .into_iter()
+        .map(|lanes| match lanes {
+            Lanes::Float(v) => Lanes::Float(
+                v.into_iter()
+                    .map(|x| {
+                        let (lo, hi) = d.range(x);
+                        let (lo16, hi16) = (rounded(lo), rounded(hi));
+                        if lo16 >= lo && hi16 <= hi {
+                            return x;
+                        }
+                        let stored = d.enter(
+                            d.representative(x),
+                            lo.min(lo16),
+                            hi.max(hi16),
+                            Width::Single,
+                        );
+                        d.either(x, stored)
+                    })
+                    .collect(),
+            ),
+            other => other,
+        })
+        .collect()
 }
 
 /// What a batch of fragments wrote, and whether anything they read varied between them.
