@@ -32,7 +32,6 @@ use halfcheck_compiler::ir::{Module, VarId, VarMode};
 use halfcheck_compiler::profile::Binary32;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::collections::VecDeque;
 
 /// Statements one batch may execute before it counts as hung.
 const MAX_STEPS: u64 = 1_000_000;
@@ -242,10 +241,9 @@ impl<D: Domain> Draw<'_, D> {
             .iter()
             .flat_map(|(r, quads)| quads.chunks(QUADS_PER_BATCH).skip(1).map(|c| (*r, c)))
             .collect();
-        // Shaded a window of batches at a time, in draw order, and written as they come: a
-        // large draw never holds every fragment's colour at once.
-        let mut windows = rest.chunks(REST_WINDOW).peekable();
-        let mut ready: VecDeque<(usize, &[Quad], Colors<D::F>)> = VecDeque::new();
+        let rest_colors: Vec<Colors<D::F>> =
+            each(&rest, |(_, &(r, quads))| shade(r, quads).map(|s| s.colors))?;
+        let mut rest = rest.iter().zip(&rest_colors).peekable();
         // Consecutive triangles of one colour are filled together (unblended, the colour of
         // their union), so that a tile their shared edge crosses is filled whole at once.
         let mut alike: Option<([D::F; 4], Vec<&Coverage>)> = None;
@@ -268,31 +266,8 @@ impl<D: Domain> Draw<'_, D> {
                 self.fill(&group, c, fb);
             }
             self.write(&first_batches[r], &first.colors, fb);
-            loop {
-                if ready.is_empty() {
-                    let Some(window) =
-                        windows.next_if(|w| w.first().is_some_and(|&(at, _)| at == r))
-                    else {
-                        break;
-                    };
-                    let colors = each(window, |(_, &(at, quads))| {
-                        shade(at, quads).map(|s| s.colors)
-                    })?;
-                    ready.extend(
-                        window
-                            .iter()
-                            .zip(colors)
-                            .map(|(&(at, quads), colors)| (at, quads, colors)),
-                    );
-                }
-                match ready.pop_front() {
-                    Some((at, quads, colors)) if at == r => self.write(quads, &colors, fb),
-                    Some(other) => {
-                        ready.push_front(other);
-                        break;
-                    }
-                    None => break,
-                }
+            while let Some(((_, quads), colors)) = rest.next_if(|((at, _), _)| *at == r) {
+                self.write(quads, colors, fb);
             }
         }
         if let Some((c, group)) = alike {
@@ -808,10 +783,6 @@ impl<F: Copy> Shading<F> {
         }
     }
 }
-
-/// How many batches past each triangle's first are shaded together before their colours are
-/// written: enough to keep rayon's threads busy, few enough that a window's colours stay small.
-const REST_WINDOW: usize = 32;
 
 /// `f` over `items` with their indices, in parallel on rayon's pool when it has more than
 /// one thread, else in order on this thread: a worker that shares the CPUs with others gets
