@@ -18,11 +18,12 @@ fn shader(declarations: &str, body: &str) -> Module {
     compile(&src, Stage::Fragment, "t.frag", &CompileOptions::default()).expect("compiles")
 }
 
-/// What one run over a quad gives: the output's four components per lane, and which lanes the
-/// run left open.
+/// What one run over a quad gives: the output's four components per lane, which lanes the
+/// run left open, and which rest on something never written.
 struct Run<F> {
     color: Vec<Vec<F>>,
     open: Vec<bool>,
+    indeterminate: Vec<bool>,
 }
 
 /// Runs `module` over one quad in `domain`, with integer uniforms `ints`, float uniforms
@@ -62,6 +63,7 @@ fn run<D: Domain>(
     Run {
         color,
         open: inv.uncertain().to_vec(),
+        indeterminate: inv.indeterminate().to_vec(),
     }
 }
 
@@ -85,6 +87,11 @@ fn integer_division_by_zero_is_undefined_and_leaves_the_lane_open() {
     );
     let (bounds, point) = both(&module, &[("n", 7), ("d", 0)], &[]);
     assert_eq!(bounds.open, vec![true; 4]);
+    assert_eq!(
+        bounds.indeterminate,
+        vec![false; 4],
+        "undefined, but the same in every run of one driver"
+    );
     assert_eq!(
         point.open,
         vec![false; 4],
@@ -144,9 +151,52 @@ fn an_uninitialised_float_is_unbounded_and_only_what_it_reaches() {
     );
     let (bounds, point) = both(&module, &[], &[("a", 0.5)]);
     assert!(bounds.color[0][0].is_entire(), "{:?}", bounds.color[0][0]);
+    assert!(bounds.color[0][0].is_indeterminate(), "two runs may differ");
     assert_eq!(bounds.color[1][0], Interval::point(0.5));
     assert_eq!(bounds.open, vec![false; 4]);
+    assert_eq!(bounds.indeterminate, vec![false; 4], "only the value is");
     assert_eq!(point.color[0][0], 0.5, "the point model starts at zero");
+    // Written before it is read, nothing is indeterminate.
+    let written = shader(
+        "uniform float a;",
+        "float acc; acc = a; acc += a; c = vec4(acc, a, 0.0, 1.0);",
+    );
+    let (bounds, _) = both(&written, &[], &[("a", 0.5)]);
+    assert_eq!(bounds.color[0][0], Interval::point(1.0));
+}
+
+#[test]
+fn a_lane_deciding_on_an_uninitialised_value_is_indeterminate() {
+    // Clamped, the value is bounded; the branch it decides is what differs between runs.
+    let branch = shader(
+        "uniform float a;",
+        "float u; float x = 0.25; if (u > a) x = 0.5; c = vec4(x, a, 0.0, 1.0);",
+    );
+    let (bounds, point) = both(&branch, &[], &[("a", 0.5)]);
+    assert_eq!(bounds.indeterminate, vec![true; 4]);
+    assert_eq!(
+        point.indeterminate,
+        vec![false; 4],
+        "point domains never mark"
+    );
+    let index = shader(
+        "uniform float a;",
+        "float u; float v[2] = float[2](0.1, 0.2); \
+         c = vec4(v[int(clamp(u, 0.0, 1.0))], a, 0.0, 1.0);",
+    );
+    assert_eq!(
+        both(&index, &[], &[("a", 0.5)]).0.indeterminate,
+        vec![true; 4]
+    );
+    // A defined comparison marks nothing.
+    let defined = shader(
+        "uniform float a;",
+        "float x = 0.25; if (a > 0.0) x = 0.5; c = vec4(x, a, 0.0, 1.0);",
+    );
+    assert_eq!(
+        both(&defined, &[], &[("a", 0.5)]).0.indeterminate,
+        vec![false; 4]
+    );
 }
 
 #[test]
@@ -156,6 +206,10 @@ fn an_integer_read_before_it_is_written_is_undefined_but_not_after() {
         "int k; k += n; c = vec4(float(k), 0.0, 0.0, 1.0);",
     );
     assert_eq!(both(&unwritten, &[("n", 2)], &[]).0.open, vec![true; 4]);
+    assert_eq!(
+        both(&unwritten, &[("n", 2)], &[]).0.indeterminate,
+        vec![true; 4]
+    );
     let written = shader(
         "uniform int n;",
         "int k; k = n; k += n; c = vec4(float(k), 0.0, 0.0, 1.0);",

@@ -233,6 +233,10 @@ pub struct ChannelAnalysis {
     /// (`mediump` or `mediump_spec`) differ from the binary32 one (`highp`).
     #[serde(default)]
     pub discriminates_by_models: bool,
+    /// Whether the value rests on something the shader never wrote (an uninitialised
+    /// variable): two runs of one driver may differ, so the reference is no evidence here.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub indeterminate: bool,
     /// Whether `o` equals `m` bit for bit (the mediump prediction was exact).
     pub matches_mediump: bool,
     /// Whether `o` equals `h` bit for bit (the highp prediction was exact).

@@ -76,15 +76,18 @@ use super::domain::{Binary, Compare, Domain, Unary, Width};
 use std::cmp::Ordering;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
-/// A closed interval of reals, possibly unbounded, with a flag for "may be NaN".
+/// A closed interval of reals, possibly unbounded, with a flag for "may be NaN" and one for
+/// "indeterminate".
 ///
 /// Invariant: `lo <= hi`, neither is NaN. An interval that may be NaN is always
-/// [`Interval::entire`] (an undefined value may be anything).
+/// [`Interval::entire`] (an undefined value may be anything). An indeterminate one is
+/// entire too, and everything computed from it is indeterminate.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Interval {
     lo: f64,
     hi: f64,
     nan: bool,
+    indeterminate: bool,
 }
 
 impl Interval {
@@ -94,6 +97,30 @@ impl Interval {
             lo: f64::NEG_INFINITY,
             hi: f64::INFINITY,
             nan: true,
+            indeterminate: false,
+        }
+    }
+
+    /// Every value, and one that may differ from run to run of the same driver: what a read
+    /// of something never written (an uninitialised variable) reaches.
+    pub const fn indeterminate() -> Interval {
+        Interval {
+            indeterminate: true,
+            ..Interval::entire()
+        }
+    }
+
+    /// Whether this is [`Interval::indeterminate`]: two runs may give different values.
+    pub fn is_indeterminate(&self) -> bool {
+        self.indeterminate
+    }
+
+    /// This interval, or [`Interval::indeterminate`] when any of `operands` is.
+    fn from_operands(self, operands: &[Interval]) -> Interval {
+        if operands.iter().any(|x| x.indeterminate) {
+            Interval::indeterminate()
+        } else {
+            self
         }
     }
 
@@ -106,6 +133,7 @@ impl Interval {
             lo: lo.min(hi),
             hi: lo.max(hi),
             nan: false,
+            indeterminate: false,
         }
     }
 
@@ -151,12 +179,13 @@ impl Interval {
     /// The smallest interval holding both.
     pub fn hull(self, other: Interval) -> Interval {
         if self.nan || other.nan {
-            return Interval::entire();
+            return Interval::entire().from_operands(&[self, other]);
         }
         Interval {
             lo: self.lo.min(other.lo),
             hi: self.hi.max(other.hi),
             nan: false,
+            indeterminate: false,
         }
     }
 
@@ -341,6 +370,45 @@ impl Bounds {
             Width::Half if self.mediump => Precision::Mediump,
             Width::Low if self.mediump => Precision::Lowp,
             _ => Precision::Highp,
+        }
+    }
+
+    /// [`Domain::binary`] without the indeterminate flag of its operands.
+    fn binary_at(&self, op: Binary, a: Interval, b: Interval, width: Width) -> Interval {
+        let p = self.precision(width);
+        let fmt = p.format();
+        let (a, b) = (fmt.convert(a), fmt.convert(b));
+        if a.nan || b.nan || !a.is_bounded() || !b.is_bounded() {
+            return Interval::entire();
+        }
+        let exact = |lo: f64, hi: f64| fmt.convert(Interval::new(lo, hi));
+        match op {
+            Binary::Add => exact(add_directed(a.lo, b.lo).0, add_directed(a.hi, b.hi).1),
+            Binary::Sub => exact(sub_directed(a.lo, b.hi).0, sub_directed(a.hi, b.lo).1),
+            Binary::Mul => {
+                let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+                for x in [a.lo, a.hi] {
+                    for y in [b.lo, b.hi] {
+                        let (d, u) = mul_directed(x, y);
+                        lo = lo.min(d);
+                        hi = hi.max(u);
+                    }
+                }
+                exact(lo, hi)
+            }
+            Binary::Div => self.divide(p, a, b),
+            Binary::Mod => {
+                let q = self.unary(Unary::Floor, self.divide(p, a, b), width);
+                let m = self.binary(Binary::Mul, b, q, width);
+                self.binary(Binary::Sub, a, m, width)
+            }
+            Binary::Min => exact(a.lo.min(b.lo), a.hi.min(b.hi)),
+            Binary::Max => exact(a.lo.max(b.lo), a.hi.max(b.hi)),
+            Binary::Pow => {
+                let l = self.unary(Unary::Log2, a, width);
+                self.unary(Unary::Exp2, self.binary(Binary::Mul, b, l, width), width)
+            }
+            Binary::Atan2 => self.atan2(p, a, b),
         }
     }
 
@@ -603,11 +671,17 @@ impl Domain for Bounds {
     }
 
     fn same(&self, a: &Interval, b: &Interval) -> bool {
-        a.lo.to_bits() == b.lo.to_bits() && a.hi.to_bits() == b.hi.to_bits() && a.nan == b.nan
+        a.lo.to_bits() == b.lo.to_bits()
+            && a.hi.to_bits() == b.hi.to_bits()
+            && a.nan == b.nan
+            && a.indeterminate == b.indeterminate
     }
 
     fn convert(&self, x: Interval, width: Width) -> Interval {
-        self.precision(width).format().convert(x)
+        self.precision(width)
+            .format()
+            .convert(x)
+            .from_operands(&[x])
     }
 
     /// Rounding toward zero gives one of the two neighbours too: the same interval.
@@ -618,47 +692,13 @@ impl Domain for Bounds {
     fn unary(&self, op: Unary, a: Interval, width: Width) -> Interval {
         let a = self.convert(a, width);
         if a.nan || !a.is_bounded() {
-            return Interval::entire();
+            return Interval::entire().from_operands(&[a]);
         }
         self.unary_at(op, a, width)
     }
 
     fn binary(&self, op: Binary, a: Interval, b: Interval, width: Width) -> Interval {
-        let p = self.precision(width);
-        let fmt = p.format();
-        let (a, b) = (fmt.convert(a), fmt.convert(b));
-        if a.nan || b.nan || !a.is_bounded() || !b.is_bounded() {
-            return Interval::entire();
-        }
-        let exact = |lo: f64, hi: f64| fmt.convert(Interval::new(lo, hi));
-        match op {
-            Binary::Add => exact(add_directed(a.lo, b.lo).0, add_directed(a.hi, b.hi).1),
-            Binary::Sub => exact(sub_directed(a.lo, b.hi).0, sub_directed(a.hi, b.lo).1),
-            Binary::Mul => {
-                let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-                for x in [a.lo, a.hi] {
-                    for y in [b.lo, b.hi] {
-                        let (d, u) = mul_directed(x, y);
-                        lo = lo.min(d);
-                        hi = hi.max(u);
-                    }
-                }
-                exact(lo, hi)
-            }
-            Binary::Div => self.divide(p, a, b),
-            Binary::Mod => {
-                let q = self.unary(Unary::Floor, self.divide(p, a, b), width);
-                let m = self.binary(Binary::Mul, b, q, width);
-                self.binary(Binary::Sub, a, m, width)
-            }
-            Binary::Min => exact(a.lo.min(b.lo), a.hi.min(b.hi)),
-            Binary::Max => exact(a.lo.max(b.lo), a.hi.max(b.hi)),
-            Binary::Pow => {
-                let l = self.unary(Unary::Log2, a, width);
-                self.unary(Unary::Exp2, self.binary(Binary::Mul, b, l, width), width)
-            }
-            Binary::Atan2 => self.atan2(p, a, b),
-        }
+        self.binary_at(op, a, b, width).from_operands(&[a, b])
     }
 
     /// `a * b + c` with two roundings (dEQP's derivation), which contains the fused result.
@@ -692,6 +732,14 @@ impl Domain for Bounds {
     /// be held in the mediump format in `M`.
     fn enter(&self, _point: f64, lo: f64, hi: f64, width: Width) -> Interval {
         self.convert(Interval::new(lo, hi), width)
+    }
+
+    fn indeterminate(&self, _x: Interval) -> Interval {
+        Interval::indeterminate()
+    }
+
+    fn is_indeterminate(&self, x: Interval) -> bool {
+        x.indeterminate
     }
 
     /// Both: the hull.

@@ -198,6 +198,17 @@ pub trait Domain: Sync {
         let _ = (lo, hi, width);
         self.constant(point)
     }
+    /// `x` computed where something never written was read (an uninitialised variable):
+    /// a domain that tracks ranges marks it indeterminate, since two runs of one driver may
+    /// give different values there; a point domain keeps the modelled driver's `x`.
+    fn indeterminate(&self, x: Self::F) -> Self::F {
+        x
+    }
+    /// Whether `x` is marked [`Domain::indeterminate`] (never in point domains).
+    fn is_indeterminate(&self, x: Self::F) -> bool {
+        let _ = x;
+        false
+    }
     /// Whether float variables assigned in masked control flow (loops the driver keeps, `if`s
     /// on varying conditions) live in memory, where [`Domain::stored`] holds them (false:
     /// they keep what the arithmetic gives).

@@ -110,6 +110,17 @@ impl<G: Domain, B: Domain> Domain for Guided<G, B> {
         )
     }
 
+    fn indeterminate(&self, x: Self::F) -> Self::F {
+        (
+            self.guide.indeterminate(x.0),
+            self.follower.indeterminate(x.1),
+        )
+    }
+
+    fn is_indeterminate(&self, x: Self::F) -> bool {
+        self.follower.is_indeterminate(x.1)
+    }
+
     fn keeps_control_flow_variables_in_memory(&self) -> bool {
         self.guide.keeps_control_flow_variables_in_memory()
     }

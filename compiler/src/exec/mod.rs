@@ -111,6 +111,9 @@ pub struct Invocation<'a, D: Domain> {
     varying_ifs: HashMap<Span, Vec<VarId>>,
     /// Integer and bool components not written yet, in domains that track ranges.
     unwritten: undefined::Unwritten,
+    /// Lanes whose path or integers rest on something never written (an uninitialised
+    /// variable), in domains that track ranges: two runs may take them differently.
+    indeterminate: Vec<bool>,
     /// The variables a driver sees through in a sum, with what they hold, in domains that
     /// track ranges (`forward`).
     forwarded: HashMap<VarId, crate::ir::Expr>,
@@ -141,6 +144,7 @@ impl<'a, D: Domain> Invocation<'a, D> {
             kept_loops: HashMap::new(),
             varying_ifs: HashMap::new(),
             unwritten: HashMap::new(),
+            indeterminate: vec![false; lanes],
             forwarded: HashMap::new(),
         };
         if domain.tracks_ranges() {
@@ -183,6 +187,14 @@ impl<'a, D: Domain> Invocation<'a, D> {
     /// way (only in domains that track ranges): their outputs cannot be bounded.
     pub fn uncertain(&self) -> &[bool] {
         &self.state.uncertain
+    }
+
+    /// Which lanes took a path, or hold integers, that rest on something never written (only
+    /// in domains that track ranges): two runs of one driver may give their outputs
+    /// differently, so give them [`Domain::indeterminate`]. Floats computed from such a value
+    /// carry the mark themselves.
+    pub fn indeterminate(&self) -> &[bool] {
+        &self.indeterminate
     }
 
     /// Marks the active lanes where `open` holds as uncertain: a decision there is one the

@@ -102,6 +102,7 @@ impl<D: Domain> Invocation<'_, D> {
         b: &Value<D::F>,
         same: bool,
     ) {
+        self.note_indeterminate(&[a, b]);
         let d = self.domain;
         let n = a.len().max(b.len());
         let mut open = Vec::new();
@@ -127,6 +128,7 @@ impl<D: Domain> Invocation<'_, D> {
     /// `base`) is left open by its operand's range, or undefined somewhere in it (a value out
     /// of the integer type's range; a bit cast of a zero, whose sign a driver may not keep).
     pub(super) fn open_conversion(&mut self, op: Op, base: BaseType, a: &Value<D::F>) {
+        self.note_indeterminate(&[a]);
         let d = self.domain;
         let mut open = Vec::new();
         for lanes in a {
@@ -151,6 +153,7 @@ impl<D: Domain> Invocation<'_, D> {
 
     /// Marks the lanes whose value may be infinite or NaN (for `isinf`).
     pub(super) fn open_finiteness(&mut self, a: &Value<D::F>) {
+        self.note_indeterminate(&[a]);
         let d = self.domain;
         let mut open = Vec::new();
         for lanes in a {

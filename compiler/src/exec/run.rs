@@ -95,6 +95,11 @@ impl<D: Domain> Invocation<'_, D> {
                 if !(keeps_value && self.vars[id.0 as usize].is_some()) {
                     let value = match var.constant_value.as_ref() {
                         Some(c) => self.constant(c),
+                        // A uniform the test never sets holds zero: linking a program sets
+                        // every uniform to zero (OpenGL ES 2.0 and 3.0).
+                        None if var.mode == VarMode::Uniform => {
+                            layout::zero(module, &var.ty, self.domain.constant(0.0))
+                        }
                         None => self.unwritten_value(*id, &var.ty),
                     };
                     self.vars[id.0 as usize] = Some(value);

@@ -135,13 +135,15 @@ impl<D: Domain> Invocation<'_, D> {
             return error(e.span, "a texture lookup without coordinates");
         };
         let coord = self.eval(coordinate)?;
+        let projector = match &t.projector {
+            Some(p) if t.op != TexOp::Txf => Some(self.eval(p)?),
+            _ => None,
+        };
+        let decisive = [Some(&coord), projector.as_ref(), lod.as_ref()];
+        self.note_indeterminate(&decisive.into_iter().flatten().collect::<Vec<_>>());
         let texels = if t.op == TexOp::Txf {
             self.fetch(e, &unit, &coord, lod.as_ref())?
         } else {
-            let projector = match &t.projector {
-                Some(p) => Some(self.eval(p)?),
-                None => None,
-            };
             self.sample(e, t.op, &unit, &coord, projector.as_ref(), lod.as_ref())?
         };
         let d = self.domain;

@@ -3,8 +3,12 @@
 //! the value the modelled driver happens to give.
 //!
 //! - A float read before anything was written (an uninitialised local, global or output) is
-//!   unbounded ([`Invocation::unwritten_value`]): the intervals of everything computed from it
-//!   are unbounded, and no other channel is touched.
+//!   [`Domain::indeterminate`] ([`Invocation::unwritten_value`]): unbounded, and it may
+//!   differ from one run of a driver to the next. Everything computed from it is
+//!   indeterminate too, and no other channel is touched; a lane that compares it, converts it
+//!   to an integer or samples a texture with it is marked [`Invocation::indeterminate`]
+//!   ([`Invocation::note_indeterminate`]), and so is a lane that reads an integer or bool
+//!   never written. A verdict takes no evidence from a driver's own second run there.
 //! - An integer or bool read before it was written, an integer `/` or `%` by zero, `%` with a
 //!   negative operand, an index outside its array, vector or matrix, and a derivative taken
 //!   where not every lane of the quad is active (non-uniform control flow, or after
@@ -17,7 +21,7 @@
 use super::eval::Offset;
 use super::layout;
 use super::value::{at, Lanes, Value};
-use super::{Domain, Invocation, Width};
+use super::{Domain, Invocation};
 use crate::ir::{BaseType, Type, VarId};
 
 /// Per variable holding integer or bool components never written: per component, the lanes
@@ -47,17 +51,32 @@ impl<D: Domain> Invocation<'_, D> {
         }
         zero.into_iter()
             .map(|lanes| match lanes {
-                Lanes::Float(v) => Lanes::Float(
-                    v.iter()
-                        .map(|&x| {
-                            let point = d.representative(x);
-                            d.enter(point, f64::NEG_INFINITY, f64::INFINITY, Width::Single)
-                        })
-                        .collect(),
-                ),
+                Lanes::Float(v) => Lanes::Float(v.iter().map(|&x| d.indeterminate(x)).collect()),
                 other => other,
             })
             .collect()
+    }
+
+    /// Marks [`Invocation::indeterminate`] the active lanes where a float component of one
+    /// of `values` is [`Domain::indeterminate`]: what they decide (a branch, an integer, a
+    /// texel) may differ from run to run.
+    pub(super) fn note_indeterminate(&mut self, values: &[&Value<D::F>]) {
+        let d = self.domain;
+        if !d.tracks_ranges() {
+            return;
+        }
+        for value in values {
+            for lanes in value.iter() {
+                let Lanes::Float(x) = lanes else {
+                    continue;
+                };
+                for i in 0..self.lanes {
+                    if self.state.mask[i] && !x.is_empty() && d.is_indeterminate(at(x, i)) {
+                        self.indeterminate[i] = true;
+                    }
+                }
+            }
+        }
     }
 
     /// Leaves open the active lanes that read an integer or bool component of `id` before it
@@ -73,6 +92,9 @@ impl<D: Domain> Invocation<'_, D> {
                     .any(|lanes| lanes.get(i).copied().unwrap_or(false))
             })
             .collect();
+        for (i, &open) in open.iter().enumerate() {
+            self.indeterminate[i] |= open && self.state.mask[i];
+        }
         self.leave_open(|i| open[i]);
     }
 

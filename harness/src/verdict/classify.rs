@@ -12,9 +12,10 @@
 //!   on such a channel, with `o` farther from `e` than `r` or `o` (not `r`) equal bit for
 //!   bit to a binary16 prediction (`m`, `m'`), is `lowered` (the second for results that
 //!   binary16 happens to bring nearer the exact value, as an index that rounds to the other
-//!   side); where `H` is unbounded (the value may rest on one the spec leaves undefined,
-//!   which two runs may give differently), only `o` a binary16 prediction and `r` the
-//!   binary32 one, bit for bit, is.
+//!   side); where `H` is unbounded (the value may rest on one the spec leaves undefined),
+//!   only `o` a binary16 prediction and `r` the binary32 one, bit for bit, is. Where the value
+//!   rests on something never written (`indeterminate`: two runs may read different
+//!   garbage), the reference says nothing.
 //! - **bounds**, true of any conforming driver: `o` outside `H` and inside a bounded `M` is
 //!   `lowered`, and so is `o` outside a bounded `H` where `M` is unbounded (overflow, a
 //!   comparison binary16 may turn: every value is a conforming mediump result, none outside
@@ -59,6 +60,10 @@ pub struct ChannelPrediction {
     /// `m!`: every operation in binary16, the rules ignored (the shaders demoted to mediump);
     /// computed only where nothing else decides (negative controls).
     pub forced: Option<f32>,
+    /// Whether the value rests on something never written (an uninitialised variable), so
+    /// that two runs of one driver may give it differently: the driver's own highp run is no
+    /// evidence here.
+    pub indeterminate: bool,
 }
 
 impl ChannelPrediction {
@@ -74,6 +79,7 @@ impl ChannelPrediction {
             && intervals(self.highp_bounds, other.highp_bounds)
             && intervals(self.mediump_bounds, other.mediump_bounds)
             && self.forced.map(f32::to_bits) == other.forced.map(f32::to_bits)
+            && self.indeterminate == other.indeterminate
     }
 
     /// Whether acceptance intervals can prove lowering here: `m'` lies outside `H`, and `M`
@@ -144,6 +150,10 @@ pub fn reference_evidence(o: f32, r: Option<f32>, p: &ChannelPrediction) -> Evid
     let Some(r) = r else {
         return Evidence::Silent;
     };
+    if p.indeterminate {
+        // The test and its reference may have read different garbage.
+        return Evidence::Silent;
+    }
     let r64 = f64::from(r);
     if bounded(&p.highp_bounds) && !p.highp_bounds.contains(r64) {
         return Evidence::OutOfBounds;
@@ -285,6 +295,7 @@ mod tests {
             highp_bounds: Interval::new(0.3330, 0.3337),
             mediump_bounds: Interval::new(0.2, 0.45),
             forced: None,
+            indeterminate: false,
         }
     }
 
@@ -299,6 +310,7 @@ mod tests {
             highp_bounds: Interval::new(0.4789, 0.4799),
             mediump_bounds: Interval::new(0.478, 0.481),
             forced: None,
+            indeterminate: false,
         }
     }
 
@@ -370,6 +382,7 @@ mod tests {
             highp_bounds: Interval::new(0.85, 0.95),
             mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
             forced: None,
+            indeterminate: false,
         };
         let (found, v) = verdict(0.5, Some(0.9), &index);
         assert_eq!(found.reference, Lowered);
@@ -389,6 +402,7 @@ mod tests {
             highp_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
             mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
             forced: None,
+            indeterminate: false,
         };
         let (found, v) = verdict(0.117_187_5, Some(0.601_562_5), &garbage);
         assert_eq!(found.reference, Silent);
@@ -398,6 +412,35 @@ mod tests {
             verdict(0.601_562_5, Some(0.601_562_5), &garbage).1,
             C::NotLowered
         );
+    }
+
+    #[test]
+    fn an_indeterminate_value_gets_no_reference_evidence() {
+        // An uninitialised value: the test read garbage that clamped to the binary16
+        // prediction and its reference garbage that gave the binary32 one (softpipe, seed 29,
+        // test 2003 of scripts/soundness). Bit-exact matches prove nothing there.
+        let garbage = ChannelPrediction {
+            highp: 0.6015625,
+            mediump: 0.0,
+            mediump_spec: 0.0,
+            exact: 0.6,
+            highp_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
+            mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
+            forced: None,
+            indeterminate: false,
+        };
+        assert_eq!(
+            verdict(0.0, Some(0.601_562_5), &garbage).0.reference,
+            Lowered
+        );
+        let indeterminate = ChannelPrediction {
+            indeterminate: true,
+            ..garbage
+        };
+        let (found, v) = verdict(0.0, Some(0.601_562_5), &indeterminate);
+        assert_eq!(found.reference, Silent);
+        assert_eq!(v, C::Undetermined);
+        assert_eq!(verdict(0.5, Some(0.5), &indeterminate).1, C::Undetermined);
     }
 
     #[test]

@@ -314,6 +314,7 @@ fn analyse(observed: f32, reference: Option<f32>, p: &ChannelPrediction) -> Chan
         evidence,
         discriminates_by_bounds: p.discriminates_by_bounds() || p.discriminates_as_control(),
         discriminates_by_models: p.discriminates_by_models(),
+        indeterminate: p.indeterminate,
         matches_mediump: observed.to_bits() == p.mediump.to_bits(),
         matches_highp: observed.to_bits() == p.highp.to_bits(),
         ulp16_error: error / ulp(p.exact, 10, -14),
@@ -349,6 +350,7 @@ mod tests {
             highp_bounds: Interval::new(0.3330, 0.3337),
             mediump_bounds: Interval::new(0.0, 0.5),
             forced: None,
+            indeterminate: false,
         }
     }
 
@@ -363,6 +365,7 @@ mod tests {
             highp_bounds: point,
             mediump_bounds: point,
             forced: None,
+            indeterminate: false,
         }
     }
 

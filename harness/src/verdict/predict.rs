@@ -74,6 +74,7 @@ impl Evaluations {
                 .as_ref()
                 .and_then(|f| f.at(x, y, c))
                 .map(|v| v as f32),
+            indeterminate: hb.is_indeterminate() || mb.is_indeterminate(),
         })
     }
 
@@ -81,7 +82,10 @@ impl Evaluations {
     fn uniform(&self) -> bool {
         let f64s = |a: &f64, b: &f64| a.to_bits() == b.to_bits();
         let pairs = |a: &Pair, b: &Pair| {
-            f64s(&a.0, &b.0) && f64s(&a.1.lo(), &b.1.lo()) && f64s(&a.1.hi(), &b.1.hi())
+            f64s(&a.0, &b.0)
+                && f64s(&a.1.lo(), &b.1.lo())
+                && f64s(&a.1.hi(), &b.1.hi())
+                && a.1.is_indeterminate() == b.1.is_indeterminate()
         };
         self.highp.uniform(pairs)
             && self.spec.uniform(pairs)

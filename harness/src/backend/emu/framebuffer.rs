@@ -54,6 +54,16 @@ impl<T: Copy> Framebuffer<T> {
         self.tiles.fill(Tile::Fill(color));
     }
 
+    /// Replaces every pixel's colour `c` with `f(c)` (one-colour tiles stay one colour).
+    pub fn map(&mut self, f: impl Fn([T; 4]) -> [T; 4]) {
+        for tile in &mut self.tiles {
+            match tile {
+                Tile::Fill(color) => *color = f(*color),
+                Tile::Pixels(pixels) => pixels.iter_mut().for_each(|p| *p = f(*p)),
+            }
+        }
+    }
+
     /// Pixel `(x, y)` to write, if inside; its tile gets a colour per pixel.
     pub fn pixel_mut(&mut self, x: u32, y: u32) -> Option<&mut [T; 4]> {
         let (tile, at) = self.locate(x, y)?;

@@ -144,6 +144,9 @@ struct Shaded<F> {
     /// (0 for point domains; infinite where the vertex's path was left open).
     slack: Vec<f64>,
     varyings: Vec<(String, Value<F>)>,
+    /// Whether some vertex's position or varyings rest on something never written: what the
+    /// draw covers, and with which values, may differ from run to run.
+    indeterminate: bool,
 }
 
 /// The width a variable of precision `p` may be held in (lowp and mediump their own).
@@ -156,8 +159,12 @@ fn declared_width(p: halfcheck_compiler::ir::Precision) -> Width {
     }
 }
 
-/// `x` with its bounds given up: the path that computed it was left open.
+/// `x` with its bounds given up: the path that computed it was left open (an indeterminate
+/// `x` stays so).
 fn unbounded<D: Domain>(d: &D, x: D::F) -> D::F {
+    if d.is_indeterminate(x) {
+        return x;
+    }
     d.enter(
         d.representative(x),
         f64::NEG_INFINITY,
@@ -273,7 +280,18 @@ impl<D: Domain> Draw<'_, D> {
         if let Some((c, group)) = alike {
             self.fill(&group, c, fb);
         }
-        self.settle_ties(&open_ties, &on_screen, &shaded, &triangles, output, fb)
+        self.settle_ties(&open_ties, &on_screen, &shaded, &triangles, output, fb)?;
+        if shaded.indeterminate {
+            self.mark_indeterminate(fb);
+        }
+        Ok(())
+    }
+
+    /// Marks every pixel [`Domain::indeterminate`]: a draw whose vertices rest on something
+    /// never written may cover any of them, with any value.
+    fn mark_indeterminate(&self, fb: &mut Framebuffer<D::F>) {
+        let d = self.domain;
+        fb.map(|color| color.map(|c| d.indeterminate(c)));
     }
 
     /// Gives each pixel whose coverage the ties leave open the hull of every value it may
@@ -460,6 +478,16 @@ impl<D: Domain> Draw<'_, D> {
             .collect();
         let uncertain = inv.uncertain().to_vec();
         let open = |v: usize| d.tracks_ranges() && uncertain.get(v).copied().unwrap_or(false);
+        let indeterminate = inv.indeterminate().contains(&true)
+            || module.variables.iter().enumerate().any(|(i, var)| {
+                var.mode == VarMode::ShaderOut
+                    && inv.get(VarId(i as u32)).is_some_and(|value| {
+                        value.iter().any(|lanes| match lanes {
+                            Lanes::Float(x) => x.iter().any(|&x| d.is_indeterminate(x)),
+                            _ => false,
+                        })
+                    })
+            });
         let slack = (0..count)
             .map(|v| {
                 if !d.tracks_ranges() {
@@ -517,6 +545,7 @@ impl<D: Domain> Draw<'_, D> {
             positions,
             slack,
             varyings,
+            indeterminate,
         })
     }
 
@@ -670,17 +699,24 @@ impl<D: Domain> Draw<'_, D> {
         };
         let killed = inv.killed();
         let d = self.domain;
-        let open: Vec<bool> = if d.tracks_ranges() {
-            inv.uncertain().to_vec()
+        let (open, indeterminate): (Vec<bool>, Vec<bool>) = if d.tracks_ranges() {
+            (inv.uncertain().to_vec(), inv.indeterminate().to_vec())
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         let zero = d.constant(0.0);
-        let component = |c: usize, lane: usize| match color.get(c) {
-            Some(Lanes::Float(x)) => at(x, lane),
-            _ => zero,
+        let component = |c: usize, lane: usize| {
+            let x = match color.get(c) {
+                Some(Lanes::Float(x)) => at(x, lane),
+                _ => zero,
+            };
+            if indeterminate.get(lane).copied().unwrap_or(false) {
+                d.indeterminate(x)
+            } else {
+                x
+            }
         };
-        let any_open = open.contains(&true);
+        let any_open = open.contains(&true) || indeterminate.contains(&true);
         if color.iter().all(|l| l.is_uniform()) && !killed.contains(&true) && !any_open {
             let colors = Colors::Same([0, 1, 2, 3].map(|c| component(c, 0)));
             return Ok(Shading { colors, varies });
