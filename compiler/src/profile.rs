@@ -640,7 +640,7 @@ impl Profile {
 
     /// Reads a profile from YAML; `origin` names the file in errors, with the line and column.
     pub fn from_yaml(text: &str, origin: &str) -> Result<Profile, String> {
-        let profile: Profile = serde_yaml::from_str(text).map_err(|e| match e.location() {
+        let profile: Profile = serde_norway::from_str(text).map_err(|e| match e.location() {
             Some(at) => format!(
                 "{origin}:{}:{}: {}",
                 at.line(),
@@ -722,7 +722,7 @@ fn scalar(text: &str) -> String {
     }
 }
 
-/// The most characters of a YAML error message shown: serde_yaml quotes the value it did not
+/// The most characters of a YAML error message shown: serde_norway quotes the value it did not
 /// expect, which for a file that is no profile (`--emu-profile /etc/passwd`) is the file.
 const MESSAGE_CHARS: usize = 200;
 
@@ -734,7 +734,7 @@ fn bounded(message: String) -> String {
     }
 }
 
-/// serde_yaml's message without its own " at line L column C" (the caller prints it first).
+/// serde_norway's message without its own " at line L column C" (the caller prints it first).
 fn without_location(message: &str) -> String {
     match message.find(" at line ") {
         Some(i) => message[..i].to_owned(),

@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use halfcheck::backend::emu::{parse_mode as parse_emu_mode, resolve_profile, Mode};
 use halfcheck::backend::gl::{list_devices, DeviceInfo, EglChoice, Platform};
-use halfcheck::backend::{BackendKind, BackendOptions};
+use halfcheck::backend::BackendKind;
 use halfcheck::console::summary::{summary, Ending, LISTED};
 use halfcheck::console::{logger, progress::ProgressDisplay};
 use halfcheck::fingerprint::{fingerprint, profile_yaml, FingerprintOptions};
@@ -14,7 +14,7 @@ use halfcheck::review::Review;
 use halfcheck::runner::cache::default_dir;
 use halfcheck::runner::journal::{holds_only_a_run, load_results, RESULTS};
 use halfcheck::runner::merge::merge;
-use halfcheck::runner::{resume, run, worker_main, Hooks, RunOptions, Settings};
+use halfcheck::runner::{resume, run, worker_main, Hooks, RunOptions, Settings, WorkerOptions};
 use halfcheck::validate::validate;
 use halfcheck::verdict::expectations::Expectations;
 use halfcheck::verdict::ReferenceMode;
@@ -147,29 +147,9 @@ enum Commands {
     /// Internal: run tests sent on stdin (started by `run`).
     #[command(hide = true)]
     Worker {
-        /// Which backend to open.
-        #[arg(long, value_enum)]
-        backend: BackendKind,
-        #[command(flatten)]
-        gl: GlArgs,
-        /// The emulator's arithmetic.
-        #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
-        emu_mode: Mode,
-        /// Where to write each test's final window framebuffer.
+        /// The backend and how to open it, as one JSON object (`runner::WorkerOptions`).
         #[arg(long)]
-        framebuffers: Option<PathBuf>,
-        /// The emulator's profile: a built-in name or an absolute path.
-        #[arg(long, default_value = "")]
-        emu_profile: String,
-        /// The highp reference for verdicts.
-        #[arg(long, value_enum, default_value = "driver")]
-        reference: ReferenceMode,
-        /// Every test draws into a window of exact floats.
-        #[arg(long)]
-        exact_windows: bool,
-        /// Judge no test.
-        #[arg(long)]
-        no_verdicts: bool,
+        options: String,
     },
 }
 
@@ -421,26 +401,14 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Commands::Worker {
-            backend,
-            gl,
-            emu_mode,
-            framebuffers,
-            emu_profile,
-            reference,
-            exact_windows,
-            no_verdicts,
-        } => {
-            let options = BackendOptions {
-                gl: gl.choice(None).unwrap_or_default(),
-                emu_mode,
-                framebuffers,
-                emu_profile,
-                reference,
-                exact_windows,
-                verdicts: !no_verdicts,
+        Commands::Worker { options } => {
+            let code = match serde_json::from_str::<WorkerOptions>(&options) {
+                Ok(worker) => worker_main(worker.backend, &worker.options),
+                Err(e) => {
+                    eprintln!("halfcheck worker: unreadable --options: {e}");
+                    2
+                }
             };
-            let code = worker_main(backend, &options);
             ExitCode::from(code as u8)
         }
     }

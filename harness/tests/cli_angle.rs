@@ -63,7 +63,7 @@ fn devices_lists_angle_on_swiftshader_and_on_vulkan() {
 }
 
 #[test]
-fn angle_swiftshader_runs_cases_with_its_expectations_and_lowers_nothing_but_asin() {
+fn angle_swiftshader_runs_cases_with_its_expectations_and_lowers_nothing() {
     if angle_line("angle-swiftshader").is_none() {
         return;
     }
@@ -111,11 +111,16 @@ fn angle_swiftshader_runs_cases_with_its_expectations_and_lowers_nothing_but_asi
         .map(|(name, t)| format!("{name}: {:?}", t.verdict))
         .collect();
     // SwiftShader's mediump `asin` is a cheaper approximation (observed 0.24859619, highp
-    // reference 0.25085449): reduced precision the verdict reads as `lowered` until it can
-    // name it apart from binary16 (issue 24). Every other lowering claim would be false.
+    // reference 0.25085449), but its reference is not the binary32 prediction, so nothing
+    // sound tells it from a test compiled apart from its twin: `undetermined`. Every
+    // lowering claim here would be false.
+    assert_eq!(claims, Vec::<String>::new(), "{console}");
     assert_eq!(
-        claims,
-        ["cases/builtins/trig/es3_asin.shader_test: Some(Lowered)"],
+        results
+            .tests
+            .get("cases/builtins/trig/es3_asin.shader_test")
+            .and_then(|t| t.verdict),
+        Some(Verdict::Undetermined),
         "{console}"
     );
     assert!(results.tests.len() > 190, "{}", results.tests.len());

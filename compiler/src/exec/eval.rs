@@ -29,6 +29,11 @@ impl<D: Domain> Invocation<'_, D> {
     /// The value of `e` in every lane.
     pub(super) fn eval(&mut self, e: &Expr) -> ExecResult<Value<D::F>> {
         match &e.kind {
+            ExprKind::Constant {
+                value,
+                folded: Some(operation),
+                ..
+            } if self.domain.tracks_ranges() => self.folded_constant(e, value, operation),
             ExprKind::Constant { value, .. } => Ok(self.constant(value)),
             ExprKind::Var(id) => {
                 self.open_unwritten_read(*id);

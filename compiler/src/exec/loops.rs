@@ -239,6 +239,7 @@ fn substituted(e: &Expr, values: &HashMap<VarId, ConstValue>) -> Expr {
             .base()
             .map_or_else(|| value.clone(), |base| value.convert(base)),
         literal: None,
+        folded: None,
     };
     let kind = match &e.kind {
         ExprKind::Var(v) => match values.get(v) {

@@ -14,11 +14,11 @@
 //! Point domains skip all of it: their value is the modelled driver's.
 
 use super::domain::{Binary, Compare, Unary, Width};
-use super::ops::{comp, lerp, products, sum_of_products, sum_of_terms, Factors};
+use super::ops::{comp, lerp, products, sum_of_products, sum_of_terms, width_for, Factors};
 use super::undefined::conversion_out_of_range;
 use super::value::{at, map2, Lanes, Value};
 use super::{Domain, ExecResult, Invocation};
-use crate::ir::{BaseType, Expr, ExprKind, Op};
+use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Op};
 use crate::profile::{Dot, Mix};
 
 /// Whether `op` holds for every pair of values in ranges `a` and `b`, or for none.
@@ -166,6 +166,35 @@ impl<D: Domain> Invocation<'_, D> {
             }
         }
         self.leave_open_where(&open);
+    }
+
+    /// Constant `e` (`value`), folded from `operation`: its value, or any a driver folding the
+    /// operation its own way may give (the operation's allowance).
+    pub(super) fn folded_constant(
+        &mut self,
+        e: &Expr,
+        value: &ConstValue,
+        operation: &Expr,
+    ) -> ExecResult<Value<D::F>> {
+        let d = self.domain;
+        let folded = self.constant(value);
+        let computed = self.eval(operation)?;
+        let width =
+            e.ty.base()
+                .map_or(Width::Single, |b| width_for(b, e.precision));
+        Ok(folded
+            .into_iter()
+            .zip(computed)
+            .map(|(c, x)| match (c, x) {
+                (Lanes::Float(c), Lanes::Float(x)) if c.len() == x.len() => Lanes::Float(
+                    c.iter()
+                        .zip(&x)
+                        .map(|(&c, &x)| d.either(c, d.convert(x, width)))
+                        .collect(),
+                ),
+                (c, _) => c,
+            })
+            .collect())
     }
 
     /// [`Invocation::leave_open`] for flags stored once (uniform) or per lane.

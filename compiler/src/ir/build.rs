@@ -50,6 +50,7 @@ pub fn placeholder() -> Expr {
         ExprKind::Constant {
             value: ConstValue::Components(Vec::new()),
             literal: None,
+            folded: None,
         },
         Type::Void,
         Precision::None,

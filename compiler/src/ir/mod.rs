@@ -286,6 +286,12 @@ pub enum ExprKind {
         value: ConstValue,
         /// The literal text (`3.141592`) when the constant is one float literal.
         literal: Option<String>,
+        /// The operation a float constant was folded from, when a driver may round it
+        /// otherwise (a division, a built-in, or an operand folded so): the acceptance
+        /// intervals evaluate it with the operation's allowance; every other evaluation uses
+        /// `value`, binary32 folding as Mesa's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        folded: Option<Box<Expr>>,
     },
     /// A whole variable.
     Var(VarId),

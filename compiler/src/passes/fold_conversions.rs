@@ -97,6 +97,7 @@ fn fold_tree(e: &mut Expr) {
                 kind: ExprKind::Constant {
                     value: value.convert(base),
                     literal: None,
+                    folded: None,
                 },
                 ..inner.clone()
             }),

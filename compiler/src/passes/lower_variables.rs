@@ -407,6 +407,7 @@ fn split_assign(lhs: Expr, rhs: Expr, up: bool, out: &mut Block) {
                             .cloned()
                             .unwrap_or(crate::ir::ConstValue::Composite(Vec::new())),
                         literal: None,
+                        folded: None,
                     },
                     r_el,
                     rhs.precision,

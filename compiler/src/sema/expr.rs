@@ -13,6 +13,7 @@ pub(crate) fn constant(value: ConstValue, ty: Type, span: Span) -> Expr {
         ExprKind::Constant {
             value,
             literal: None,
+            folded: None,
         },
         ty,
         Precision::None,
@@ -53,6 +54,7 @@ impl Analyzer<'_> {
                 ExprKind::Constant {
                     value: ConstValue::Components(vec![Scalar::Float(lit.value as f32)]),
                     literal: Some(lit.text.to_string()),
+                    folded: None,
                 },
                 Type::float(),
                 Precision::None,

@@ -7,6 +7,14 @@ use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Op, Scalar, Type};
 
 /// `e` with its operation folded when every operand is a constant.
 pub fn fold(e: Expr) -> Expr {
+    let inexact = match &e.kind {
+        ExprKind::Op(op, operands) => {
+            e.ty.base().is_some_and(|b| b.is_float()) && !rounds_alike(*op)
+                || operands.iter().any(has_folded_operation)
+        }
+        ExprKind::Swizzle(base, _) => has_folded_operation(base),
+        _ => false,
+    };
     let value = match &e.kind {
         ExprKind::Op(op, operands) => {
             let values: Option<Vec<&ConstValue>> = operands.iter().map(Expr::constant).collect();
@@ -23,15 +31,57 @@ pub fn fold(e: Expr) -> Expr {
         _ => None,
     };
     match value {
-        Some(value) => Expr {
-            kind: ExprKind::Constant {
-                value,
-                literal: None,
-            },
-            ..e
-        },
+        Some(value) => {
+            let folded = inexact.then(|| Box::new(e.clone()));
+            Expr {
+                kind: ExprKind::Constant {
+                    value,
+                    literal: None,
+                    folded,
+                },
+                ..e
+            }
+        }
         None => e,
     }
+}
+
+/// Whether every conforming driver folds `op` to the one value binary32 gives: exact
+/// operations, and those the spec requires correctly rounded (`+ - *`). Division, square
+/// roots and the transcendentals have allowances, and a driver may expand a built-in its
+/// own way.
+fn rounds_alike(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Neg
+            | Op::Abs
+            | Op::Floor
+            | Op::Ceil
+            | Op::Trunc
+            | Op::Sign
+            | Op::RoundEven
+            | Op::Min
+            | Op::Max
+            | Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Fract
+            | Op::Csel
+            | Op::I2f
+            | Op::U2f
+            | Op::B2f
+    )
+}
+
+/// Whether `e` is a constant folded from an operation a driver may round otherwise.
+fn has_folded_operation(e: &Expr) -> bool {
+    matches!(
+        &e.kind,
+        ExprKind::Constant {
+            folded: Some(_),
+            ..
+        }
+    )
 }
 
 /// Component `i` of a numeric constant, repeating a scalar.

@@ -34,12 +34,13 @@ pub enum BackendKind {
     Mock,
 }
 
-/// Settings a backend is opened with.
-#[derive(Debug, Clone, Default)]
+/// Settings a backend is opened with (a worker receives them as one JSON object).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct BackendOptions {
     /// Which EGL library, platform and device the GL backend opens.
     pub gl: gl::EglChoice,
     /// The emulator's arithmetic (`--emu-mode`).
+    #[serde(with = "crate::runner::mode_name")]
     pub emu_mode: emu::Mode,
     /// Where the worker writes each test's final window framebuffer (`--framebuffers`:
     /// `RESULTS/framebuffers`); `None` keeps none.

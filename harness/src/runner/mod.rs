@@ -561,43 +561,26 @@ fn worker_malloc_tunables() -> String {
     }
 }
 
-/// `worker --backend KIND [--gl-device N] [--gl-platform P] [--gl-library PATH]
-/// --emu-mode MODE [--emu-profile PROFILE]
-/// --reference WHEN [--framebuffers DIR] [--exact-windows]`.
-fn worker_args(kind: BackendKind, options: &BackendOptions) -> Vec<String> {
-    let mut args = vec![
-        "worker".to_string(),
-        "--backend".to_string(),
-        backend_name::name(kind).to_string(),
-    ];
-    if let Some(device) = options.gl.device {
-        args.extend(["--gl-device".to_string(), device.to_string()]);
-    }
-    if let Some(platform) = options.gl.platform {
-        args.extend(["--gl-platform".to_string(), platform.name().to_string()]);
-    }
-    if let Some(library) = &options.gl.library {
-        args.extend(["--gl-library".to_string(), library.display().to_string()]);
-    }
-    args.extend([
-        "--emu-mode".to_string(),
-        options.emu_mode.name().to_string(),
-        "--reference".to_string(),
-        options.reference.name().to_string(),
-    ]);
-    if let Some(dir) = &options.framebuffers {
-        args.extend(["--framebuffers".to_string(), dir.display().to_string()]);
-    }
-    if options.exact_windows {
-        args.push("--exact-windows".to_string());
-    }
-    if !options.verdicts {
-        args.push("--no-verdicts".to_string());
-    }
-    if !options.emu_profile.is_empty() {
-        args.extend(["--emu-profile".to_string(), options.emu_profile.clone()]);
-    }
-    args
+/// What a worker is started with: `worker --options JSON`, one JSON object.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WorkerOptions {
+    /// Which backend to open.
+    #[serde(with = "backend_name")]
+    pub backend: BackendKind,
+    /// How to open it and what to do with each test.
+    #[serde(flatten)]
+    pub options: BackendOptions,
+}
+
+/// `worker --options JSON`.
+fn worker_args(backend: BackendKind, options: &BackendOptions) -> Vec<String> {
+    let worker = WorkerOptions {
+        backend,
+        options: options.clone(),
+    };
+    // Plain data with string keys: serialising cannot fail.
+    let json = serde_json::to_string(&worker).unwrap_or_default();
+    vec!["worker".to_string(), "--options".to_string(), json]
 }
 
 /// `BackendKind` in the journal's settings, by its command-line name.
@@ -626,8 +609,9 @@ mod backend_name {
     }
 }
 
-/// The emulator's `Mode` in the journal's settings, by its command-line name.
-mod mode_name {
+/// The emulator's `Mode` in the journal's settings and a worker's options, by its
+/// command-line name.
+pub(crate) mod mode_name {
     use super::{parse_mode, Mode};
     use serde::{Deserialize, Deserializer, Serializer};
 

@@ -147,7 +147,7 @@ impl Expectations {
     /// Parses expectations YAML.
     pub fn parse(text: &str) -> Result<Self, String> {
         check_yaml_nesting(text)?;
-        let file: ExpectationsFile = serde_yaml::from_str(text)
+        let file: ExpectationsFile = serde_norway::from_str(text)
             .map_err(|e| quote::cut_message(&e.to_string()).into_owned())?;
         let regex = |pattern: &str| crate::discover::regex(pattern);
         let mut entries = Vec::new();

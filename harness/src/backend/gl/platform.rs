@@ -135,7 +135,7 @@ impl<'de> Deserialize<'de> for Platform {
 
 /// Which EGL library, platform and device the GL backend opens (`--gl-library`,
 /// `--gl-platform`, `--gl-device`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EglChoice {
     /// The libEGL to load; `None`: ANGLE's, found by [`ANGLE_SEARCH`], for an ANGLE platform,
     /// else the system's.
