@@ -19,7 +19,8 @@ fn halfcheck(args: &[&str]) -> (bool, String, String) {
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("halfcheck-compile-cli-{}", std::process::id()));
+    // Cargo's directory for tests' files, inside the target directory.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-cli");
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join(name);
     std::fs::write(&path, text).expect("write");

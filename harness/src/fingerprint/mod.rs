@@ -18,7 +18,7 @@ use crate::verdict::ReferenceMode;
 use halfcheck_compiler::Profile;
 use infer::{reading, Inference, Inferrer, Reading};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// How a fingerprint runs.
@@ -44,10 +44,12 @@ pub struct FingerprintOptions {
 
 /// Runs the battery and infers the profile.
 pub fn fingerprint(options: &FingerprintOptions) -> Result<Profile, String> {
-    let dir = scratch_dir()?;
-    let result = measure(options, &dir);
-    std::fs::remove_dir_all(&dir).ok();
-    result
+    // Removed when dropped, whatever `measure` returns.
+    let dir = tempfile::Builder::new()
+        .prefix("halfcheck-fingerprint-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a temporary directory for the battery: {e}"))?;
+    measure(options, dir.path())
 }
 
 fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> {
@@ -190,17 +192,4 @@ fn driver_environment() -> String {
     } else {
         format!(" with {}", set.join(" "))
     }
-}
-
-/// A fresh directory for the battery and its results.
-fn scratch_dir() -> Result<PathBuf, String> {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let dir = std::env::temp_dir().join(format!(
-        "halfcheck-fingerprint-{}-{nanos}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    Ok(dir)
 }

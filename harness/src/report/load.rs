@@ -74,8 +74,8 @@ mod tests {
 
     #[test]
     fn a_journal_cut_mid_line_keeps_its_complete_results_and_says_what_it_skipped() {
-        let dir = std::env::temp_dir().join(format!("halfcheck-load-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let scratch = tempfile::tempdir().expect("dir");
+        let dir = scratch.path();
         let journal = dir.join("results.jsonl");
         std::fs::write(
             &journal,
@@ -84,7 +84,7 @@ mod tests {
             ),
         )
         .expect("write");
-        let loaded = load(&dir).expect("loads");
+        let loaded = load(dir).expect("loads");
         assert_eq!(loaded.results.tests.len(), 1);
         assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
         assert!(
@@ -93,23 +93,21 @@ mod tests {
             loaded.warnings
         );
         assert_eq!(loaded.label, dir.file_name().unwrap().to_string_lossy());
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     /// Issue 26: `report` read a journal with a missing or junk header, which `compare`,
     /// `export`, `--baseline` and `--resume` refuse; it reads them the same way now.
     #[test]
     fn a_journal_without_its_header_is_refused_as_everywhere_else() {
-        let dir = std::env::temp_dir().join(format!("halfcheck-nohead-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let scratch = tempfile::tempdir().expect("dir");
+        let dir = scratch.path();
         let journal = dir.join("results.jsonl");
         let line = format!("{{\"name\":\"a.shader_test\",\"result\":{RESULT}}}\n");
         for head in ["", "junk\n", "{\"format\":\"other/1\"}\n"] {
             std::fs::write(&journal, format!("{head}{line}")).expect("write");
-            let e = load(&dir).expect_err("refused");
+            let e = load(dir).expect_err("refused");
             assert!(e.contains("results.jsonl:1:"), "{head:?}: {e}");
         }
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -517,9 +517,8 @@ mod tests {
 
     #[test]
     fn a_job_whose_new_worker_is_still_opening_when_the_run_is_interrupted_is_not_recorded() {
-        let dir = std::env::temp_dir().join(format!("halfcheck-pool-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let started = dir.join("started");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let started = dir.path().join("started");
         std::fs::remove_file(&started).ok();
         // The first worker takes one job and dies with it; every later one hangs opening.
         let command = shell(&format!(
@@ -563,7 +562,6 @@ mod tests {
                 &on_result,
             );
         });
-        std::fs::remove_dir_all(&dir).ok();
         // `b` is left for `--resume`, not recorded as a worker that could not restart.
         let recorded = recorded.into_inner().expect("not poisoned");
         assert_eq!(recorded, [("a".to_string(), Status::Crash)]);

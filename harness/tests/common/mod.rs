@@ -13,10 +13,10 @@ pub fn halfcheck() -> Command {
     command
 }
 
-/// The user cache directory the tests' `halfcheck` runs use: one per test process, under the
-/// system temp dir.
+/// The user cache directory the tests' `halfcheck` runs use: one for every test run, in the
+/// target directory Cargo keeps for tests' files (Mesa's cache keys make sharing it safe).
 pub fn test_cache() -> PathBuf {
-    std::env::temp_dir().join(format!("halfcheck-test-cache-{}", std::process::id()))
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("user-cache")
 }
 
 pub use halfcheck_test_support::{anchors, igalia_mediump, piglit, skip};
@@ -57,12 +57,38 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// A fresh, empty directory under the system temp dir, unique to this process and `name`.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("halfcheck-test-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh, empty directory under the system temp dir, named after `name`, removed when the
+/// returned [`Scratch`] is dropped (at the end of the test that made it).
+pub fn temp_dir(name: &str) -> Scratch {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("halfcheck-test-{name}-"))
+        .tempdir()
+        .expect("temp dir");
+    Scratch(dir)
+}
+
+/// A test's temporary directory: a `Path` while it lives, removed with everything in it when
+/// dropped.
+pub struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.path().as_os_str()
+    }
 }
 
 /// stdout and stderr of a finished command, together.
@@ -95,7 +121,10 @@ pub fn have_gl() -> bool {
 /// pointed into the temp dir first, so tests never write to the user's home.
 pub fn gl_backend() -> Option<halfcheck::backend::gl::GlBackend> {
     if std::env::var_os("MESA_SHADER_CACHE_DIR").is_none() {
-        std::env::set_var("MESA_SHADER_CACHE_DIR", temp_dir("mesa-shader-cache"));
+        std::env::set_var(
+            "MESA_SHADER_CACHE_DIR",
+            test_cache().join("mesa_shader_cache"),
+        );
     }
     match halfcheck::backend::gl::GlBackend::new(&halfcheck::backend::gl::EglChoice::default()) {
         Ok(backend) => Some(backend),

@@ -64,7 +64,8 @@ mod tests {
 
     #[test]
     fn the_first_render_node_by_name_or_a_clear_error() {
-        let dir = std::env::temp_dir().join(format!("halfcheck-gbm-{}", std::process::id()));
+        let scratch = tempfile::tempdir().expect("temp dir");
+        let dir = scratch.path().join("dri");
         let missing = first_render_node(&dir).err().map(|e| e.to_string());
         assert_eq!(
             missing.as_deref(),
@@ -75,7 +76,6 @@ mod tests {
             std::fs::write(dir.join(name), "").unwrap();
         }
         let found = first_render_node(&dir).ok();
-        std::fs::remove_dir_all(&dir).ok();
         assert_eq!(found, Some(dir.join("renderD128")));
     }
 }
