@@ -260,6 +260,21 @@ fn a_chain_of_additions_may_be_added_in_any_order() {
 }
 
 #[test]
+fn a_product_held_in_a_variable_read_from_a_struct_may_be_reassociated() {
+    // As llvmpipe did in binary16 (seed 2611, test 732): `p = s.x * s.y; max(p, p) * k` may
+    // multiply `s.y * k` first, which overflows, and `0 * inf` is NaN.
+    let module = shader(
+        "uniform float z;\nuniform float big;\nstruct S { float x; float y; };",
+        "S s = S(z, big);\n\
+         float p = s.x * s.y;\n\
+         c = vec4(max(p, p) * 1.0e30, 0.0, 0.0, 1.0);",
+    );
+    let (bounds, point) = both(&module, &[], &[("z", 0.0), ("big", 1.0e20)]);
+    assert_eq!(point.color[0][0], 0.0, "the written order");
+    assert!(bounds.color[0][0].is_entire(), "{:?}", bounds.color[0][0]);
+}
+
+#[test]
 fn a_sum_held_in_a_variable_may_be_reassociated_with_the_sum_that_reads_it() {
     let module = shader(
         "uniform float u;\nuniform float a;",

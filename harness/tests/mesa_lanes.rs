@@ -10,7 +10,6 @@ use common::*;
 use halfcheck::results::{read_results, ResultsFile, TestResult, Verdict};
 use halfcheck::verdict::expectations::Expectations;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// The integer cases: 16-bit integer arithmetic, which llvmpipe keeps without F16C.
@@ -31,7 +30,7 @@ const INT16_CASES: [&str; 10] = [
 struct Lane {
     code: Option<i32>,
     text: String,
-    dir: PathBuf,
+    dir: Scratch,
     results: ResultsFile,
 }
 

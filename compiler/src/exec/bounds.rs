@@ -115,8 +115,9 @@ impl Interval {
         self.indeterminate
     }
 
-    /// This interval, or [`Interval::indeterminate`] when any of `operands` is.
-    fn from_operands(self, operands: &[Interval]) -> Interval {
+    /// This interval, or [`Interval::indeterminate`] when any of `operands` is (the mark
+    /// they pass on).
+    fn marked_by(self, operands: &[Interval]) -> Interval {
         if operands.iter().any(|x| x.indeterminate) {
             Interval::indeterminate()
         } else {
@@ -179,7 +180,7 @@ impl Interval {
     /// The smallest interval holding both.
     pub fn hull(self, other: Interval) -> Interval {
         if self.nan || other.nan {
-            return Interval::entire().from_operands(&[self, other]);
+            return Interval::entire().marked_by(&[self, other]);
         }
         Interval {
             lo: self.lo.min(other.lo),
@@ -678,10 +679,7 @@ impl Domain for Bounds {
     }
 
     fn convert(&self, x: Interval, width: Width) -> Interval {
-        self.precision(width)
-            .format()
-            .convert(x)
-            .from_operands(&[x])
+        self.precision(width).format().convert(x).marked_by(&[x])
     }
 
     /// Rounding toward zero gives one of the two neighbours too: the same interval.
@@ -692,13 +690,13 @@ impl Domain for Bounds {
     fn unary(&self, op: Unary, a: Interval, width: Width) -> Interval {
         let a = self.convert(a, width);
         if a.nan || !a.is_bounded() {
-            return Interval::entire().from_operands(&[a]);
+            return Interval::entire().marked_by(&[a]);
         }
         self.unary_at(op, a, width)
     }
 
     fn binary(&self, op: Binary, a: Interval, b: Interval, width: Width) -> Interval {
-        self.binary_at(op, a, b, width).from_operands(&[a, b])
+        self.binary_at(op, a, b, width).marked_by(&[a, b])
     }
 
     /// `a * b + c` with two roundings (dEQP's derivation), which contains the fused result.

@@ -1,11 +1,12 @@
 //! Local float scalars assigned once, at the top level of `main`, from values that cannot
-//! change afterwards. A driver's compiler sees through them (its IR is SSA), so a sum that
-//! reads one may be reassociated with the sum the variable holds: `h = (u + 65536.0) -
-//! 65536.0; (h + a) + b` may add `b` to `65536.0` first. [`ranges`](super::ranges) expands
-//! them in sums.
+//! change afterwards (uniforms, inputs, and locals of any type written once before). A
+//! driver's compiler sees through them (its IR is SSA), so a sum or product that reads one
+//! may be reassociated with the one the variable holds: `h = (u + 65536.0) - 65536.0;
+//! (h + a) + b` may add `b` to `65536.0` first, and `p = s.x * s.y; p * k` may multiply
+//! `s.y * k` first. [`ranges`](super::ranges) expands them in sums and products.
 
 use crate::ir::{BaseType, Block, Expr, ExprKind, Module, Stmt, VarId, VarMode};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The expression each such variable holds.
 pub(super) fn single_assignments(module: &Module) -> HashMap<VarId, Expr> {
@@ -17,6 +18,8 @@ pub(super) fn single_assignments(module: &Module) -> HashMap<VarId, Expr> {
         }
     }
     let mut held = HashMap::new();
+    // Locals of any type written once, by a statement already passed: their value stays.
+    let mut settled = HashSet::new();
     let Some(body) = module.main().and_then(|f| module.function(f).body.as_ref()) else {
         return held;
     };
@@ -31,35 +34,54 @@ pub(super) fn single_assignments(module: &Module) -> HashMap<VarId, Expr> {
         let local = matches!(var.mode, VarMode::Auto | VarMode::Temporary);
         let float_scalar = lhs.ty.is_scalar() && lhs.ty.base().is_some_and(BaseType::is_float);
         let once = writes.get(id.0 as usize) == Some(&1);
-        if local && float_scalar && once && reads_only_fixed(rhs, module, &held) {
+        let fixed = Fixed {
+            module,
+            held: &held,
+            settled: &settled,
+        };
+        if local && float_scalar && once && fixed.reads_only_fixed(rhs) {
             held.insert(id, rhs.clone());
+        }
+        if local && once {
+            settled.insert(id);
         }
     }
     held
 }
 
-/// Whether every variable `e` reads holds one value for the whole run: a uniform, an input, a
-/// system value, or a variable already in `held`.
-fn reads_only_fixed(e: &Expr, module: &Module, held: &HashMap<VarId, Expr>) -> bool {
-    let fixed = |id: VarId| {
-        held.contains_key(&id)
-            || matches!(
-                module.var(id).mode,
-                VarMode::Uniform | VarMode::ShaderIn | VarMode::SystemValue
-            )
-    };
-    match &e.kind {
-        ExprKind::Var(id) => fixed(*id),
-        ExprKind::Constant { .. } => true,
-        ExprKind::Field(base, _) | ExprKind::Swizzle(base, _) => {
-            reads_only_fixed(base, module, held)
+/// What holds one value for the rest of the run once `main` has passed its statement.
+struct Fixed<'a> {
+    module: &'a Module,
+    /// The variables forwarded so far.
+    held: &'a HashMap<VarId, Expr>,
+    /// Locals written once, already.
+    settled: &'a HashSet<VarId>,
+}
+
+impl Fixed<'_> {
+    /// Whether every variable `e` reads holds one value for the rest of the run: a uniform,
+    /// an input, a system value, a variable already forwarded, or a local written once
+    /// already.
+    fn reads_only_fixed(&self, e: &Expr) -> bool {
+        let fixed = |id: VarId| {
+            self.held.contains_key(&id)
+                || self.settled.contains(&id)
+                || matches!(
+                    self.module.var(id).mode,
+                    VarMode::Uniform | VarMode::ShaderIn | VarMode::SystemValue
+                )
+        };
+        match &e.kind {
+            ExprKind::Var(id) => fixed(*id),
+            ExprKind::Constant { .. } => true,
+            ExprKind::Field(base, _) | ExprKind::Swizzle(base, _) => self.reads_only_fixed(base),
+            ExprKind::Index(base, index) => {
+                self.reads_only_fixed(base) && self.reads_only_fixed(index)
+            }
+            ExprKind::Op(_, operands) => operands.iter().all(|o| self.reads_only_fixed(o)),
+            // Built-ins with `out` arguments, images, atomics and textures: never forwarded.
+            ExprKind::Intrinsic(..) | ExprKind::Texture(_) => false,
         }
-        ExprKind::Index(base, index) => {
-            reads_only_fixed(base, module, held) && reads_only_fixed(index, module, held)
-        }
-        ExprKind::Op(_, operands) => operands.iter().all(|o| reads_only_fixed(o, module, held)),
-        // Built-ins with `out` arguments, images, atomics and textures: never forwarded.
-        ExprKind::Intrinsic(..) | ExprKind::Texture(_) => false,
     }
 }
 

@@ -48,6 +48,22 @@ const REASSOCIATED_NODES: usize = 16;
 /// stays linear.
 const SUM_TERMS: usize = 8;
 
+/// Whether `a` and `b` compute the same value from the same variables, wherever written
+/// (spans aside).
+fn same_value(a: &Expr, b: &Expr) -> bool {
+    match (&a.kind, &b.kind) {
+        (ExprKind::Var(x), ExprKind::Var(y)) => x == y,
+        (ExprKind::Constant { value: x, .. }, ExprKind::Constant { value: y, .. }) => x == y,
+        (ExprKind::Field(x, i), ExprKind::Field(y, j)) => i == j && same_value(x, y),
+        (ExprKind::Swizzle(x, i), ExprKind::Swizzle(y, j)) => i == j && same_value(x, y),
+        (ExprKind::Index(x, i), ExprKind::Index(y, j)) => same_value(x, y) && same_value(i, j),
+        (ExprKind::Op(p, xs), ExprKind::Op(q, ys)) => {
+            p == q && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_value(x, y))
+        }
+        _ => false,
+    }
+}
+
 /// Whether `e` has at most [`REASSOCIATED_NODES`] nodes.
 fn small(e: &Expr) -> bool {
     let mut budget = REASSOCIATED_NODES;
@@ -413,6 +429,33 @@ impl<D: Domain> Invocation<'_, D> {
         Ok(())
     }
 
+    /// The two factors of `e` as a product of `width` whose factors are small enough to
+    /// compute again; `e` may be a variable that holds such a product
+    /// ([`forward`](super::forward)), or `max`/`min` of one operand twice, which a driver
+    /// folds to it.
+    fn product_parts(&self, e: &Expr, width: Width) -> Option<(Expr, Expr)> {
+        let e = match &e.kind {
+            ExprKind::Op(Op::Max | Op::Min, operands)
+                if operands.len() == 2 && same_value(&operands[0], &operands[1]) =>
+            {
+                &operands[0]
+            }
+            _ => e,
+        };
+        let held = match &e.kind {
+            ExprKind::Var(id) => self.forwarded.get(id)?,
+            _ => e,
+        };
+        match &held.kind {
+            ExprKind::Op(Op::Mul, parts)
+                if parts.len() == 2 && width_of_expr(held) == width && parts.iter().all(small) =>
+            {
+                Some((parts[0].clone(), parts[1].clone()))
+            }
+            _ => None,
+        }
+    }
+
     /// `(x * y) * z`: the product in every order of its three factors.
     fn reassociated_product(
         &mut self,
@@ -424,17 +467,13 @@ impl<D: Domain> Invocation<'_, D> {
         let mut factors: Vec<Value<D::F>> = Vec::new();
         let mut expanded = false;
         for (operand, value) in operands.iter().zip(values) {
-            match &operand.kind {
-                ExprKind::Op(Op::Mul, parts)
-                    if parts.len() == 2
-                        && width_of_expr(operand) == width
-                        && parts.iter().all(small) =>
-                {
+            match self.product_parts(operand, width) {
+                Some((a, b)) => {
                     expanded = true;
-                    factors.push(self.eval(&parts[0])?);
-                    factors.push(self.eval(&parts[1])?);
+                    factors.push(self.eval(&a)?);
+                    factors.push(self.eval(&b)?);
                 }
-                _ => factors.push(value.clone()),
+                None => factors.push(value.clone()),
             }
         }
         if !expanded {

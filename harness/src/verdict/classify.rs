@@ -435,11 +435,9 @@ mod tests {
         assert_eq!(verdict(0.9, Some(0.9), &index).1, C::NotLowered);
     }
 
-    #[test]
-    fn where_h_is_unbounded_two_runs_that_differ_prove_nothing() {
-        // An uninitialised value read by both runs: softpipe gave 0.117 in one and 0.602 in
-        // the other (seed 2311, test 376 of scripts/soundness), though it never lowers.
-        let garbage = ChannelPrediction {
+    /// A channel reading an uninitialised value: `H` and `M` unbounded.
+    fn garbage() -> ChannelPrediction {
+        ChannelPrediction {
             highp: 0.6015625,
             mediump: 0.0,
             mediump_spec: 0.0,
@@ -448,7 +446,14 @@ mod tests {
             mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
             forced: None,
             indeterminate: false,
-        };
+        }
+    }
+
+    #[test]
+    fn where_h_is_unbounded_two_runs_that_differ_prove_nothing() {
+        // An uninitialised value read by both runs: softpipe gave 0.117 in one and 0.602 in
+        // the other (seed 2311, test 376 of scripts/soundness), though it never lowers.
+        let garbage = garbage();
         let (found, v) = verdict(0.117_187_5, Some(0.601_562_5), &garbage);
         assert_eq!(found.reference, Silent);
         assert_eq!(v, C::Undetermined);
@@ -464,16 +469,7 @@ mod tests {
         // An uninitialised value: the test read garbage that clamped to the binary16
         // prediction and its reference garbage that gave the binary32 one (softpipe, seed 29,
         // test 2003 of scripts/soundness). Bit-exact matches prove nothing there.
-        let garbage = ChannelPrediction {
-            highp: 0.6015625,
-            mediump: 0.0,
-            mediump_spec: 0.0,
-            exact: 0.6,
-            highp_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
-            mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
-            forced: None,
-            indeterminate: false,
-        };
+        let garbage = garbage();
         assert_eq!(
             verdict(0.0, Some(0.601_562_5), &garbage).0.reference,
             Lowered
