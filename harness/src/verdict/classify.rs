@@ -16,7 +16,9 @@
 //!   alone: a quantised output lands on it by chance); where `H` is unbounded (the value may
 //!   rest on one the spec leaves undefined), only `o` a binary16 prediction and `r` the
 //!   binary32 one, bit for bit, is. Where the value rests on something never written
-//!   (`indeterminate`: two runs may read different garbage), the reference says nothing.
+//!   (`indeterminate`: two runs may read different garbage), the reference says nothing;
+//!   nor on a channel where it says `lowered` at some pixels of a test and `not-lowered` at
+//!   others (the test and its twin compiled apart; [`super::judge::judge`] sets it aside).
 //! - **bounds**, true of any conforming driver: `o` outside `H` and inside a bounded `M` is
 //!   `lowered`, and so is `o` outside a bounded `H` where `M` is unbounded (overflow, a
 //!   comparison binary16 may turn: every value is a conforming mediump result, none outside

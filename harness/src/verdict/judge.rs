@@ -82,32 +82,74 @@ struct ProbeJudgement {
     worst: Option<([u32; 2], Verdict, Vec<ChannelAnalysis>)>,
     judged: u64,
     lowered: u64,
+    /// Per channel, what the reference said at some pixel.
+    reference: [ReferenceSaid; 4],
+}
+
+/// What the driver's highp reference said of one channel over the pixels of a test.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct ReferenceSaid {
+    lowered: bool,
+    not_lowered: bool,
+}
+
+impl ReferenceSaid {
+    /// Notes what the reference said at one more pixel.
+    fn note(&mut self, evidence: Evidence) {
+        self.lowered |= evidence == Evidence::Lowered;
+        self.not_lowered |= evidence == Evidence::NotLowered;
+    }
+
+    /// Whether the reference said both `lowered` and `not-lowered` of the channel.
+    fn contradicts_itself(&self) -> bool {
+        self.lowered && self.not_lowered
+    }
 }
 
 /// Judges `result` (its probes in order) against `predictions` (per probe) and the
 /// reference run `reference` (the promoted test on the same device). Probes without
 /// predictions are left unjudged; a test with no judged probe gets `unjudged`.
+///
+/// A driver's precision is the program's, not the pixel's: a reference that calls a channel
+/// `lowered` at some pixels and `not-lowered` at others shows the test and its promoted twin
+/// computing it apart (two programs compiled apart, an x87 spill), not lowering. The
+/// reference then says nothing of that channel anywhere in the test, and the reason says so.
 pub fn judge(
     result: &mut TestResult,
     predictions: &[ProbePrediction],
     reference: Option<&TestResult>,
 ) {
+    let mut silenced = [false; 4];
+    let mut judgements = judge_probes(result, predictions, reference, silenced);
+    let mut said = [ReferenceSaid::default(); 4];
+    for j in judgements.iter().flatten() {
+        for (all, probe) in said.iter_mut().zip(&j.reference) {
+            all.lowered |= probe.lowered;
+            all.not_lowered |= probe.not_lowered;
+        }
+    }
+    for (silence, said) in silenced.iter_mut().zip(&said) {
+        *silence = said.contradicts_itself();
+    }
+    if silenced.contains(&true) {
+        judgements = judge_probes(result, predictions, reference, silenced);
+    }
     let mut seen: Vec<ChannelVerdict> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
     let mut judged_probes = 0;
-    for (k, probe) in result.probes.iter_mut().enumerate() {
-        let Some(prediction) = predictions.get(k) else {
-            continue;
-        };
-        let reference_probe = reference
-            .and_then(|r| r.probes.get(k))
-            .filter(|r| r.line == probe.line);
-        let j = judge_probe(probe, prediction, reference_probe);
-        let Some((pixel, pixel_verdict, channels)) = j.worst else {
+    for (probe, j) in result.probes.iter_mut().zip(judgements) {
+        let Some(ProbeJudgement {
+            seen: probe_seen,
+            worst: Some((pixel, pixel_verdict, channels)),
+            judged,
+            lowered,
+            ..
+        }) = j
+        else {
             continue;
         };
         judged_probes += 1;
-        for v in j.seen {
+        for v in probe_seen {
             if !seen.contains(&v) {
                 seen.push(v);
             }
@@ -117,8 +159,8 @@ pub fn judge(
         }
         probe.channels = channels;
         probe.judged_pixel = Some(pixel);
-        probe.pixels_judged = j.judged;
-        probe.pixels_lowered = j.lowered;
+        probe.pixels_judged = judged;
+        probe.pixels_lowered = lowered;
     }
     if judged_probes == 0 {
         result.verdict = Some(Verdict::Unjudged);
@@ -131,7 +173,7 @@ pub fn judge(
     }
     let verdict = combine(&seen);
     result.verdict = Some(verdict);
-    result.verdict_reason = match verdict {
+    let reason = match verdict {
         Verdict::Undetermined => Some(
             "no channel discriminates: on every probed channel the binary16 and binary32 \
              predictions agree, or neither the acceptance intervals nor a highp reference \
@@ -144,7 +186,51 @@ pub fn judge(
         }
         _ => None,
     };
+    result.verdict_reason = match (reason, contradiction_note(&silenced)) {
+        (Some(reason), Some(note)) => Some(format!("{reason}; {note}")),
+        (reason, note) => reason.or(note),
+    };
     result.verdict_rests_on = rests_on(result);
+}
+
+/// Judges every probe of `result` that has a prediction (`None` for the others), the
+/// reference set aside on the `silenced` channels.
+fn judge_probes(
+    result: &TestResult,
+    predictions: &[ProbePrediction],
+    reference: Option<&TestResult>,
+    silenced: [bool; 4],
+) -> Vec<Option<ProbeJudgement>> {
+    result
+        .probes
+        .iter()
+        .enumerate()
+        .map(|(k, probe)| {
+            let prediction = predictions.get(k)?;
+            let reference_probe = reference
+                .and_then(|r| r.probes.get(k))
+                .filter(|r| r.line == probe.line);
+            Some(judge_probe(probe, prediction, reference_probe, silenced))
+        })
+        .collect()
+}
+
+/// Why the reference says nothing of the `silenced` channels, if any.
+fn contradiction_note(silenced: &[bool; 4]) -> Option<String> {
+    let channels: Vec<String> = silenced
+        .iter()
+        .enumerate()
+        .filter(|(_, &s)| s)
+        .map(|(c, _)| c.to_string())
+        .collect();
+    (!channels.is_empty()).then(|| {
+        format!(
+            "the highp reference contradicts itself on channel {}: lowered at some pixels, \
+             not lowered at others, where a driver's precision is the program's; the test and \
+             its promoted twin compute it apart, so the reference is not used there",
+            channels.join(", ")
+        )
+    })
 }
 
 /// The reason of a `lowered` or `partial` test whose lowered channels all read something else
@@ -192,6 +278,7 @@ fn judge_probe(
     probe: &ProbeResult,
     prediction: &ProbePrediction,
     reference: Option<&ProbeResult>,
+    silenced: [bool; 4],
 ) -> ProbeJudgement {
     let observed = Pixels::of(probe);
     let promoted = reference.map(Pixels::of);
@@ -201,6 +288,7 @@ fn judge_probe(
         worst: None,
         judged: 0,
         lowered: 0,
+        reference: [ReferenceSaid::default(); 4],
     };
     // A region whose every pixel holds the same numbers (a `probe all` of a uniform colour, the
     // usual case) is judged once, at its first pixel, for all of them.
@@ -210,23 +298,33 @@ fn judge_probe(
     let pixels = observed
         .coordinates()
         .take(if same_everywhere { 1 } else { usize::MAX });
-    let mut judged = Vec::with_capacity(4);
-    let mut previous: Vec<(f32, Option<f32>, ChannelPrediction)> = Vec::with_capacity(4);
+    let mut judged: Vec<JudgedChannel> = Vec::with_capacity(4);
+    let mut previous: Vec<JudgedChannel> = Vec::with_capacity(4);
     let mut verdicts = Vec::with_capacity(4);
     for (x, y) in pixels {
         judged.clear();
-        for c in 0..channels {
+        for (c, &silenced) in silenced.iter().enumerate().take(channels) {
             let (Some(p), Some(o)) = (prediction.at(x, y, c), observed.at(x, y, c)) else {
                 continue;
             };
             let r = promoted.as_ref().and_then(|p| p.at(x, y, c));
-            judged.push((o, r, p));
+            judged.push(JudgedChannel {
+                channel: c,
+                o,
+                r,
+                trusted: !silenced,
+                p,
+            });
         }
         // Neighbouring pixels mostly hold the same numbers (a `probe all` of a uniform
         // colour): those keep the verdicts of the pixel before, bit for bit the same inputs.
         if !same_bits(&judged, &previous) {
             verdicts.clear();
-            verdicts.extend(judged.iter().map(|(o, r, p)| classify_channel(*o, *r, p).1));
+            for j in &judged {
+                let (evidence, verdict) = classify_channel(j.o, j.evidence_reference(), &j.p);
+                out.reference[j.channel].note(evidence.reference);
+                verdicts.push(verdict);
+            }
             previous.clone_from(&judged);
         }
         if verdicts.is_empty() {
@@ -245,23 +343,43 @@ fn judge_probe(
             .as_ref()
             .is_none_or(|(_, w, _)| severity(pixel_verdict) < severity(*w));
         if worse {
-            let analyses = judged.iter().map(|(o, r, p)| analyse(*o, *r, p)).collect();
-            out.worst = Some(([x, y], pixel_verdict, analyses));
+            out.worst = Some(([x, y], pixel_verdict, judged.iter().map(analyse).collect()));
         }
     }
     out
 }
 
+/// One channel at one pixel, as judged.
+#[derive(Clone)]
+struct JudgedChannel {
+    /// Its index in the probe's RGBA.
+    channel: usize,
+    /// What the test run read.
+    o: f32,
+    /// What the promoted test read there, if it ran.
+    r: Option<f32>,
+    /// Whether the reference counts as evidence here (not set aside for contradicting itself).
+    trusted: bool,
+    /// The emulator's prediction.
+    p: ChannelPrediction,
+}
+
+impl JudgedChannel {
+    /// The reference value the evidence may read.
+    fn evidence_reference(&self) -> Option<f32> {
+        self.r.filter(|_| self.trusted)
+    }
+}
+
 /// Whether two pixels' judged channels hold the same numbers, bit for bit.
-fn same_bits(
-    a: &[(f32, Option<f32>, ChannelPrediction)],
-    b: &[(f32, Option<f32>, ChannelPrediction)],
-) -> bool {
+fn same_bits(a: &[JudgedChannel], b: &[JudgedChannel]) -> bool {
     a.len() == b.len()
-        && a.iter().zip(b).all(|((o, r, p), (o2, r2, q))| {
-            o.to_bits() == o2.to_bits()
-                && r.map(f32::to_bits) == r2.map(f32::to_bits)
-                && p.same_bits(q)
+        && a.iter().zip(b).all(|(x, y)| {
+            x.channel == y.channel
+                && x.trusted == y.trusted
+                && x.o.to_bits() == y.o.to_bits()
+                && x.r.map(f32::to_bits) == y.r.map(f32::to_bits)
+                && x.p.same_bits(&y.p)
         })
 }
 
@@ -296,10 +414,16 @@ fn note(
 }
 
 /// The analysis of one channel.
-fn analyse(observed: f32, reference: Option<f32>, p: &ChannelPrediction) -> ChannelAnalysis {
+fn analyse(judged: &JudgedChannel) -> ChannelAnalysis {
+    let JudgedChannel {
+        o: observed,
+        r: reference,
+        ref p,
+        ..
+    } = *judged;
     let o = f64::from(observed);
     let error = (o - p.exact).abs();
-    let (evidence, verdict) = classify_channel(observed, reference, p);
+    let (evidence, verdict) = classify_channel(observed, judged.evidence_reference(), p);
     ChannelAnalysis {
         observed: o,
         highp: f64::from(p.highp),
@@ -483,6 +607,56 @@ mod tests {
         judge(&mut result, &constant, None);
         assert_eq!(result.verdict, Some(Verdict::Undetermined));
         assert!(result.verdict_reason.is_some());
+    }
+
+    /// Judges a probe rect of `red` against `div()` with intervals too wide to decide
+    /// (`fract(x * 4096)` reads anything in [0, 1]), the reference reading `reference`.
+    fn judged_wide(red: &[f32], reference: &[f32]) -> TestResult {
+        let wide = ChannelPrediction {
+            highp_bounds: Interval::new(0.0, 1.0),
+            mediump_bounds: Interval::new(0.0, 1.0),
+            ..div()
+        };
+        let width = red.len() as u32;
+        let predictions = vec![ProbePrediction::from_table(
+            [10, 20, width, 1],
+            vec![vec![wide, one()]; red.len()],
+        )];
+        let mut result = TestResult::with_status(Status::Pass, "");
+        result.probes = vec![probe(red)];
+        let mut promoted = TestResult::with_status(Status::Pass, "");
+        promoted.probes = vec![probe(reference)];
+        judge(&mut result, &predictions, Some(&promoted));
+        result
+    }
+
+    #[test]
+    fn a_reference_lowered_at_every_pixel_stays_lowered() {
+        let result = judged_wide(&[0.25; 3], &[HIGHP; 3]);
+        assert_eq!(result.verdict, Some(Verdict::Lowered));
+        assert_eq!(result.verdict_rests_on, vec![EvidenceLine::Reference]);
+        assert_eq!(result.verdict_reason, None);
+    }
+
+    #[test]
+    fn a_reference_that_contradicts_itself_across_pixels_is_set_aside() {
+        // NOSSE, seed 23 test 240: the test and its twin agree at most pixels (`not-lowered`)
+        // and, compiled apart, differ at a few, where the amplified value happened to land
+        // nearer the binary16 prediction (`lowered`). That was a false `partial`.
+        let result = judged_wide(&[HIGHP, 0.26, HIGHP], &[HIGHP; 3]);
+        assert_eq!(result.verdict, Some(Verdict::Undetermined));
+        let reason = result.verdict_reason.unwrap_or_default();
+        assert!(
+            reason.contains("the highp reference contradicts itself on channel 0"),
+            "{reason}"
+        );
+        let c = &result.probes[0].channels[0];
+        assert_eq!(c.evidence.reference, Evidence::Silent);
+        assert_eq!(
+            c.reference,
+            Some(f64::from(HIGHP)),
+            "the value is still shown"
+        );
     }
 
     #[test]
