@@ -437,6 +437,11 @@ impl Pass {
                     self.lower(a, m);
                 }
             }
+            // A driver may fold the operation at the precision it lowers the constant to.
+            ExprKind::Constant {
+                folded: Some(operation),
+                ..
+            } => self.lower(operation, m),
             _ => {}
         }
         retype(e);

@@ -5,12 +5,13 @@
 
 use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Op, Scalar, Type};
 
-/// `e` with its operation folded when every operand is a constant.
+/// `e` with its operation folded when every operand is a constant. A float constant folded
+/// from an operation keeps it (`folded`): a driver may fold it otherwise, at the precision the
+/// rules give its context (mediump rounds even `+ - *`), or with another allowance.
 pub fn fold(e: Expr) -> Expr {
-    let inexact = match &e.kind {
-        ExprKind::Op(op, operands) => {
-            e.ty.base().is_some_and(|b| b.is_float()) && !rounds_alike(*op)
-                || operands.iter().any(has_folded_operation)
+    let keeps_operation = match &e.kind {
+        ExprKind::Op(_, operands) => {
+            e.ty.base().is_some_and(|b| b.is_float()) || operands.iter().any(has_folded_operation)
         }
         ExprKind::Swizzle(base, _) => has_folded_operation(base),
         _ => false,
@@ -32,7 +33,7 @@ pub fn fold(e: Expr) -> Expr {
     };
     match value {
         Some(value) => {
-            let folded = inexact.then(|| Box::new(e.clone()));
+            let folded = keeps_operation.then(|| Box::new(e.clone()));
             Expr {
                 kind: ExprKind::Constant {
                     value,
@@ -46,34 +47,7 @@ pub fn fold(e: Expr) -> Expr {
     }
 }
 
-/// Whether every conforming driver folds `op` to the one value binary32 gives: exact
-/// operations, and those the spec requires correctly rounded (`+ - *`). Division, square
-/// roots and the transcendentals have allowances, and a driver may expand a built-in its
-/// own way.
-fn rounds_alike(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Neg
-            | Op::Abs
-            | Op::Floor
-            | Op::Ceil
-            | Op::Trunc
-            | Op::Sign
-            | Op::RoundEven
-            | Op::Min
-            | Op::Max
-            | Op::Add
-            | Op::Sub
-            | Op::Mul
-            | Op::Fract
-            | Op::Csel
-            | Op::I2f
-            | Op::U2f
-            | Op::B2f
-    )
-}
-
-/// Whether `e` is a constant folded from an operation a driver may round otherwise.
+/// Whether `e` is a constant folded from an operation.
 fn has_folded_operation(e: &Expr) -> bool {
     matches!(
         &e.kind,

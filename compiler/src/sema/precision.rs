@@ -36,8 +36,9 @@ pub fn combine(operands: impl IntoIterator<Item = Precision>) -> Precision {
 }
 
 /// Gives `consumer` to every operation in `e` that has no precision (spec model). Index
-/// expressions and texture arguments are separate trees with their own consumers; constants
-/// keep none.
+/// expressions and texture arguments are separate trees with their own consumers; literals
+/// keep none, but a constant folded from operations takes it (a driver may fold them at the
+/// consumer's precision).
 pub fn lend(e: &mut Expr, consumer: Precision) {
     if consumer == Precision::None || e.precision != Precision::None {
         return;
@@ -54,6 +55,13 @@ pub fn lend(e: &mut Expr, consumer: Precision) {
         ExprKind::Swizzle(base, _) | ExprKind::Index(base, _) => {
             e.precision = consumer;
             lend(base, consumer);
+        }
+        ExprKind::Constant {
+            folded: Some(operation),
+            ..
+        } => {
+            e.precision = consumer;
+            lend(operation, consumer);
         }
         _ => {}
     }

@@ -361,10 +361,15 @@ mod tests {
     /// A test whose fragment shader computes `body` from uniforms `a` and `b`, probed at one
     /// pixel.
     fn test_with(body: &str) -> ShaderTest {
+        test_writing("", body)
+    }
+
+    /// [`test_with`], its output `color` declared with `precision` (`""` for the default).
+    fn test_writing(precision: &str, body: &str) -> ShaderTest {
         let text = format!(
             "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
              [fragment shader]\n#version 300 es\nprecision mediump float;\nuniform float a;\n\
-             uniform float b;\nout vec4 color;\nvoid main() {{ {body} }}\n\n[test]\n\
+             uniform float b;\nout {precision} vec4 color;\nvoid main() {{ {body} }}\n\n[test]\n\
              uniform float a 485.62\nuniform float b 0.87\ndraw rect -1 -1 2 2\n\
              probe rgba 7 9 0.0 0.0 0.0 1.0\n"
         );
@@ -399,6 +404,27 @@ mod tests {
             let h = predictions[0].at(7, 9, 0).expect("predicted").highp;
             assert_ne!(h, observed[0], "{body}: binary16 shows");
         }
+    }
+
+    /// What NVIDIA's GL ES driver (H200, 580.159) does, and `M` must hold: a constant
+    /// expression a mediump variable consumes folded in binary16 (`fract(0.37 * 4096.0)`:
+    /// 1515.52 is 1516 there, so 0; 0.52 in binary32), and a lowp output stored on a grid of
+    /// `2^-8` (0.12 as 0.12109375). Neither is a value `H` holds.
+    #[test]
+    fn m_holds_constants_folded_at_mediump_and_lowp_outputs_on_their_own_grid() {
+        let test = test_writing(
+            "lowp",
+            "mediump float c = fract(0.37 * 4096.0);\ncolor = vec4(c, 0.12, 0.0, 1.0);",
+        );
+        let predictions = predict(&test, &[4]).expect("predicts");
+        let red = predictions[0].at(7, 9, 0).expect("predicted");
+        let (h, m) = (red.highp_bounds, red.mediump_bounds);
+        assert!(m.contains(0.0) && m.contains(0.52), "{m:?}");
+        assert!(!h.contains(0.0), "{h:?}");
+        let green = predictions[0].at(7, 9, 1).expect("predicted");
+        let (h, m) = (green.highp_bounds, green.mediump_bounds);
+        assert!(m.contains(0.121_093_75), "{m:?}");
+        assert!(!h.contains(0.121_093_75), "{h:?}");
     }
 
     /// An implementation limit is the driver's to decide: no prediction rests on the

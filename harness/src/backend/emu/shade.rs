@@ -28,7 +28,7 @@ use halfcheck_compiler::exec::value::at;
 use halfcheck_compiler::exec::{
     find_var, layout, Arrangement, Binary, Domain, Invocation, Lanes, Value, Width,
 };
-use halfcheck_compiler::ir::{Module, VarId, VarMode};
+use halfcheck_compiler::ir::{Module, Precision, VarId, VarMode};
 use halfcheck_compiler::profile::Binary32;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -754,7 +754,7 @@ impl<D: Domain> Draw<'_, D> {
         }
         let d = self.domain;
         let value = if d.tracks_ranges() {
-            stored_in_binary16(d, value)
+            stored_in_binary16(d, value, var.precision == Precision::Low)
         } else {
             value
         };
@@ -774,8 +774,10 @@ impl<D: Domain> Draw<'_, D> {
 }
 
 /// Each float of `value`, or its binary16 rounding: a range `[lo, hi]` grows to hold
-/// `[f16(lo), f16(hi)]` (rounding is monotonic, so that holds every value's).
-fn stored_in_binary16<D: Domain>(d: &D, value: Value<D::F>) -> Value<D::F> {
+/// `[f16(lo), f16(hi)]` (rounding is monotonic, so that holds every value's). A `lowp`
+/// variable may also hold it in lowp's own format ([`Width::Low`]: in `M`, a fixed point
+/// below 2, anything beyond; NVIDIA stores a lowp output on a grid of `2^-8`).
+fn stored_in_binary16<D: Domain>(d: &D, value: Value<D::F>, lowp: bool) -> Value<D::F> {
     let rounded = |x: f64| half::f16::from_f64(x).to_f64();
     value
         .into_iter()
@@ -785,16 +787,22 @@ fn stored_in_binary16<D: Domain>(d: &D, value: Value<D::F>) -> Value<D::F> {
                     .map(|x| {
                         let (lo, hi) = d.range(x);
                         let (lo16, hi16) = (rounded(lo), rounded(hi));
-                        if lo16 >= lo && hi16 <= hi {
-                            return x;
+                        let x = if lo16 >= lo && hi16 <= hi {
+                            x
+                        } else {
+                            let stored = d.enter(
+                                d.representative(x),
+                                lo.min(lo16),
+                                hi.max(hi16),
+                                Width::Single,
+                            );
+                            d.either(x, stored)
+                        };
+                        if lowp {
+                            d.either(x, d.convert(x, Width::Low))
+                        } else {
+                            x
                         }
-                        let stored = d.enter(
-                            d.representative(x),
-                            lo.min(lo16),
-                            hi.max(hi16),
-                            Width::Single,
-                        );
-                        d.either(x, stored)
                     })
                     .collect(),
             ),
