@@ -286,10 +286,11 @@ pub enum ExprKind {
         value: ConstValue,
         /// The literal text (`3.141592`) when the constant is one float literal.
         literal: Option<String>,
-        /// The operation a float constant was folded from (or one of whose operands was):
-        /// the acceptance intervals evaluate it with the operation's allowance, lowered with
-        /// the constant where the rules let a driver fold it at mediump; every other
-        /// evaluation uses `value`, binary32 folding as Mesa's.
+        /// The operation a float constant was folded from (or one of whose operands was),
+        /// or the binary32 constant a 16-bit one was converted from: the acceptance
+        /// intervals evaluate it with the operation's allowance (lowered with the constant
+        /// where the rules let a driver fold it at mediump) and convert it outward; every
+        /// other evaluation uses `value`, binary32 folding as Mesa's.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         folded: Option<Box<Expr>>,
     },

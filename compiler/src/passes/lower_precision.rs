@@ -448,14 +448,22 @@ impl Pass {
     }
 }
 
-/// Gives a 32-bit node its 16-bit type (constants get their values converted).
+/// Gives a 32-bit node its 16-bit type (constants get their values converted). A float
+/// constant that binary16 does not hold keeps its binary32 self as `folded`: a driver may
+/// convert it to either neighbour (NVIDIA gives 2049.0 as 2050, nearest-even 2048).
 fn retype(e: &mut Expr) {
     let Some(new) = e.ty.base().and_then(BaseType::lowered) else {
         return;
     };
+    let original =
+        matches!(&e.kind, ExprKind::Constant { folded: None, .. }).then(|| Box::new(e.clone()));
     e.ty = e.ty.with_base(new);
-    if let ExprKind::Constant { value, .. } = &mut e.kind {
-        *value = lower_constant(value, new);
+    if let ExprKind::Constant { value, folded, .. } = &mut e.kind {
+        let converted = lower_constant(value, new);
+        if new.is_float() && converted != *value {
+            *folded = folded.take().or(original);
+        }
+        *value = converted;
     }
 }
 

@@ -409,7 +409,8 @@ mod tests {
     /// What NVIDIA's GL ES driver (H200, 580.159) does, and `M` must hold: a constant
     /// expression a mediump variable consumes folded in binary16 (`fract(0.37 * 4096.0)`:
     /// 1515.52 is 1516 there, so 0; 0.52 in binary32), and a lowp output stored on a grid of
-    /// `2^-8` (0.12 as 0.12109375). Neither is a value `H` holds.
+    /// `2^-8` (0.12 as 0.12109375), and a literal at a binary16 tie rounded up. None is a
+    /// value `H` holds.
     #[test]
     fn m_holds_constants_folded_at_mediump_and_lowp_outputs_on_their_own_grid() {
         let test = test_writing(
@@ -425,6 +426,16 @@ mod tests {
         let (h, m) = (green.highp_bounds, green.mediump_bounds);
         assert!(m.contains(0.121_093_75), "{m:?}");
         assert!(!h.contains(0.121_093_75), "{h:?}");
+        // A literal between two binary16 values may be converted to either: 2049.0 to 2050.
+        let tie = test_writing(
+            "highp",
+            "mediump float t = round(2049.0);\ncolor = vec4(t / 4096.0);",
+        );
+        let predictions = predict(&tie, &[4]).expect("predicts");
+        let red = predictions[0].at(7, 9, 0).expect("predicted");
+        let (h, m) = (red.highp_bounds, red.mediump_bounds);
+        assert!(m.contains(2050.0 / 4096.0), "{m:?}");
+        assert!(!h.contains(2050.0 / 4096.0), "{h:?}");
     }
 
     /// An implementation limit is the driver's to decide: no prediction rests on the
