@@ -15,16 +15,19 @@
 //! ```
 
 pub mod analysis;
+mod buffer;
 pub mod exec;
 pub mod front;
 pub mod ir;
 pub mod sema;
+pub mod shader;
+pub mod span;
 
 pub use front::ast::{self, TranslationUnit};
 pub use front::diagnostic::Diagnostic;
 pub use front::preprocessor::{preprocess, Preprocessed};
-pub use front::shader::{Stage, Version};
-pub use front::span::{Location, SourceMap, Span};
+pub use shader::{Stage, Version};
+pub use span::{Location, SourceMap, Span};
 
 /// Preprocesses, lexes and parses one shader. `file_name` only names the file in diagnostics.
 ///

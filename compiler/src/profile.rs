@@ -15,8 +15,8 @@
 //! the evaluator reads the rest through its domain (`exec::Domain::driver`), and the
 //! harness's emulator backend reads the raster, texture and interface choices.
 
+use crate::ir::Model;
 use crate::passes::Switches;
-use crate::sema::Model;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -11,9 +11,9 @@
 //!
 //! Operands are compared as trees, ignoring where they were written.
 
-use crate::front::span::Span;
 use crate::ir::ops::Op;
 use crate::ir::{Block, Expr, ExprKind, Module, Stmt};
+use crate::span::Span;
 
 /// One foldable expression.
 #[derive(Clone, Debug, PartialEq)]

@@ -51,8 +51,8 @@ pub use texture::{NoTextures, Textures};
 pub use uses::used_variables;
 pub use value::{Lanes, Value};
 
-use crate::front::span::Span;
 use crate::ir::{Module, VarId, VarMode};
+use crate::span::Span;
 use std::collections::HashMap;
 
 /// Why a shader could not be run: what, and where in its source.

@@ -240,7 +240,7 @@ impl<D: Domain> Invocation<'_, D> {
         Ok(())
     }
 
-    fn looped(&mut self, body: &Block, span: crate::front::span::Span) -> ExecResult<()> {
+    fn looped(&mut self, body: &Block, span: crate::span::Span) -> ExecResult<()> {
         let carried = self.kept_loops.get(&span).cloned().unwrap_or_default();
         // The value entering the loop is stored too.
         self.store_in_memory(&carried);
@@ -287,7 +287,7 @@ impl<D: Domain> Invocation<'_, D> {
         callee: FuncId,
         args: &[Expr],
         result: Option<&Expr>,
-        span: crate::front::span::Span,
+        span: crate::span::Span,
     ) -> ExecResult<()> {
         let module = self.module;
         let Some(function) = module.functions.get(callee.0 as usize) else {

@@ -1,7 +1,7 @@
 //! What the unit tests of the memory rules (`loops`, `divergence`) share.
 
-use crate::front::span::Span;
 use crate::ir::{Module, VarId};
+use crate::span::Span;
 use crate::{compile, CompileOptions, Stage};
 use std::collections::HashMap;
 

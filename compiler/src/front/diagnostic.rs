@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use super::span::Location;
+use crate::span::Location;
 
 /// One compile error of the front end.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! The directives a shader's preprocessing reports to what comes after it: `#extension`
 //! and `#pragma`, with where they stand.
 
-use super::span::Location;
+use crate::span::Location;
 
 /// How an `#extension` directive asks for an extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

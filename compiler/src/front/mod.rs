@@ -1,7 +1,6 @@
 //! The GLSL ES front end: preprocessing, lexing and parsing into an AST.
 
 pub mod ast;
-pub(crate) mod buffer;
 pub mod diagnostic;
 pub mod directive;
 pub mod lexer;
@@ -9,6 +8,4 @@ pub mod parser;
 pub mod preprocessor;
 pub mod requalify;
 pub(crate) mod scratch;
-pub mod shader;
-pub mod span;
 pub mod token;

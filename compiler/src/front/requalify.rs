@@ -38,7 +38,7 @@
 //! ```
 
 use super::lexer::{Punct, RawKind, RawToken, Scanner};
-use super::shader::Stage;
+use crate::shader::Stage;
 
 /// The highp statements that replace a stage's implicit defaults below highp.
 fn implicit_defaults(stage: Stage) -> Option<&'static str> {

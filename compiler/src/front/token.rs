@@ -2,8 +2,8 @@
 //! checked literals and punctuators, with the version deciding which words are keywords.
 
 use super::lexer::{Punct, RawKind, Scanner};
-use super::shader::Version;
-use super::span::Span;
+use crate::shader::Version;
+use crate::span::Span;
 
 /// Keywords of GLSL ES (built-in type names are identifiers the parser recognises).
 #[allow(missing_docs)]
@@ -260,7 +260,7 @@ impl TokenSink {
     /// An empty sink in the (emptied) vector `tokens`, with room for `additional` tokens.
     pub fn reusing(tokens: &mut Vec<Token>, additional: usize) -> Self {
         TokenSink {
-            tokens: super::buffer::reuse(tokens, additional),
+            tokens: crate::buffer::reuse(tokens, additional),
             error: None,
         }
     }

@@ -1,7 +1,7 @@
-//! Builders the passes share: the width conversions Mesa's lowering inserts, and a
-//! placeholder for moving a node into a wrapper.
+//! Builders the passes share: the width conversions Mesa's lowering inserts, array
+//! indices, and a placeholder for moving a node into a wrapper.
 
-use super::{BaseType, ConstValue, Expr, ExprKind, Op, Precision, Type};
+use super::{BaseType, ConstValue, Expr, ExprKind, Op, Precision, Scalar, Type};
 
 /// The conversion to 16 bits of a 32-bit value of base `base`.
 pub fn down_op(base: BaseType) -> Option<Op> {
@@ -53,6 +53,20 @@ pub fn placeholder() -> Expr {
             folded: None,
         },
         Type::Void,
+        Precision::None,
+        crate::Span::default(),
+    )
+}
+
+/// An `int` constant `i` (an array index made by a pass).
+pub fn index_const(i: u32) -> Expr {
+    Expr::new(
+        ExprKind::Constant {
+            value: ConstValue::Components(vec![Scalar::Int(i32::try_from(i).unwrap_or(i32::MAX))]),
+            literal: None,
+            folded: None,
+        },
+        Type::int(),
         Precision::None,
         crate::Span::default(),
     )

@@ -24,6 +24,8 @@
 pub mod build;
 pub mod constant;
 pub mod dump;
+pub mod fold;
+mod model;
 pub mod ops;
 pub mod types;
 pub mod visit;
@@ -31,11 +33,12 @@ pub mod visit;
 use serde::{Deserialize, Serialize};
 
 pub use constant::{ConstValue, Scalar};
+pub use model::Model;
 pub use ops::Op;
-pub use types::{BaseType, StructId, StructMember, StructType, Type};
+pub use types::{full_mask, BaseType, Dim, ScalarKind, StructId, StructMember, StructType, Type};
 
-use crate::front::shader::{Stage, Version};
-use crate::front::span::Span;
+use crate::shader::{Stage, Version};
+use crate::span::Span;
 
 /// A resolved precision. `None` is what constants and operations on constants have, and what
 /// remains where no rule gives one.

@@ -113,7 +113,41 @@ impl BaseType {
 }
 
 /// The kind of a sampler or image (re-exported from the AST).
-pub use crate::front::ast::{Dim, ScalarKind};
+/// Scalar component kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ScalarKind {
+    /// `bool`
+    Bool,
+    /// `int`
+    Int,
+    /// `uint`
+    Uint,
+    /// `float`
+    Float,
+}
+
+/// Dimensionality of a sampler or image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Dim {
+    /// `2D`
+    D2,
+    /// `3D`
+    D3,
+    /// `Cube`
+    Cube,
+    /// `2DArray`
+    D2Array,
+    /// `CubeArray`
+    CubeArray,
+    /// `2DMS`
+    D2Ms,
+    /// `2DMSArray`
+    D2MsArray,
+    /// `Buffer`
+    Buffer,
+    /// `ExternalOES`
+    External,
+}
 
 /// Index of a struct type in [`super::Module::structs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -377,4 +411,16 @@ pub struct StructMember {
     pub ty: Type,
     /// Declared (or default) precision.
     pub precision: super::Precision,
+}
+
+/// The write mask covering a whole value of `ty` (Mesa's: 0 for non-vectors that are not
+/// scalars).
+pub fn full_mask(ty: &Type) -> u8 {
+    if ty.is_vector() {
+        (1u8 << ty.vector_size()) - 1
+    } else if ty.is_scalar() {
+        1
+    } else {
+        0
+    }
 }

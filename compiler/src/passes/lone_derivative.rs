@@ -18,7 +18,7 @@
 //! result and is rounded to binary16 after it. Profile choice `lowering.lone_op_derivative`.
 
 use super::fold_conversions::{children, stmt_exprs};
-use super::mesa_pipeline::{is_16, is_down, operation_weight, widen};
+use super::region::{is_16, is_down, operation_weight, widen};
 use super::walk;
 use crate::ir::build::{convert, placeholder};
 use crate::ir::{BaseType, Expr, ExprKind, Module, Op, Stmt, VarId, VarMode};

@@ -21,8 +21,8 @@
 
 use super::Switches;
 use crate::ir::build::{convert, placeholder};
+use crate::ir::Model;
 use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Module, Op, Precision, Stmt, Type, VarMode};
-use crate::sema::Model;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {

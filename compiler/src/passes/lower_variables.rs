@@ -391,7 +391,7 @@ fn var_ref(m: &Module, id: VarId, span: crate::Span) -> Expr {
 fn split_assign(lhs: Expr, rhs: Expr, up: bool, out: &mut Block) {
     if let Type::Array { element, size } = &lhs.ty {
         for i in 0..*size {
-            let idx = || super::super::sema::index_const(i);
+            let idx = || crate::ir::build::index_const(i);
             let l = Expr::new(
                 ExprKind::Index(Box::new(lhs.clone()), Box::new(idx())),
                 (**element).clone(),
@@ -424,7 +424,7 @@ fn split_assign(lhs: Expr, rhs: Expr, up: bool, out: &mut Block) {
         }
         return;
     }
-    let write_mask = crate::sema::full_mask(&lhs.ty);
+    let write_mask = crate::ir::full_mask(&lhs.ty);
     let span = lhs.span;
     let rhs = if is_16(&lhs.ty) == is_16(&rhs.ty) {
         rhs

@@ -6,6 +6,7 @@ pub mod lone_derivative;
 pub mod lower_precision;
 pub mod lower_variables;
 pub mod mesa_pipeline;
+mod region;
 mod walk;
 
 use serde::{Deserialize, Serialize};

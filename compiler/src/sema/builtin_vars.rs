@@ -3,11 +3,11 @@
 //! `gl_Position` highp, `gl_PointCoord` mediump, ...).
 
 use super::Analyzer;
-use crate::front::span::Span;
 use crate::ir::{
     BaseType, ConstValue, Precision, Scalar, StructId, StructMember, StructType, Type, VarMode,
     Variable,
 };
+use crate::span::Span;
 use crate::{Stage, Version};
 
 fn vec(base: BaseType, n: u8) -> Type {

@@ -5,20 +5,21 @@
 //! matrix, struct or array constructor fills a temporary (`vec_ctor`, `mat_ctor`, ...) one
 //! argument at a time; a one-scalar vector constructor is a swizzle (`(swiz xxxx a)`).
 
-use super::expr::{constant, full_mask, int_const};
+use super::expr::{constant, int_const};
 use super::operators::convert;
 use super::precision::combine;
 use super::{error, Analyzer, Result};
 use crate::ast::{self, Callee};
-use crate::front::span::Span;
+use crate::ir::full_mask;
 use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Precision, Scalar, Stmt, Type, VarMode};
+use crate::span::Span;
 
 /// The scalar components of `value` as expressions (swizzles, columns of matrices).
 fn components(value: &Expr, span: Span) -> Vec<Expr> {
     let base = value.ty.base().unwrap_or(BaseType::Float);
     let scalar = Type::scalar(base);
     let swiz = |v: &Expr, i: u8| {
-        super::fold::fold(Expr::new(
+        crate::ir::fold::fold(Expr::new(
             ExprKind::Swizzle(Box::new(v.clone()), vec![i]),
             scalar.clone(),
             v.precision,
@@ -238,7 +239,7 @@ impl Analyzer<'_> {
                 if columns == 1 {
                     let precision = scalar.precision;
                     let splat = ExprKind::Swizzle(Box::new(scalar), vec![0; usize::from(rows)]);
-                    return Ok(super::fold::fold(Expr::new(splat, ty, precision, span)));
+                    return Ok(crate::ir::fold::fold(Expr::new(splat, ty, precision, span)));
                 }
                 return self.diagonal(ty, scalar, rows, columns, span);
             }

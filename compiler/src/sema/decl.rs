@@ -2,14 +2,14 @@
 //! storage, precision and initializer), struct types, interface blocks, and functions
 //! (prototypes, definitions, parameters and return precision).
 
-use super::expr::full_mask;
 use super::scope::precision_key;
 use super::{error, Analyzer, Result, Signature};
 use crate::ast::{
     self, DeclarationKind, ExternalDeclaration, Interpolation, QualifierKind, Storage,
 };
-use crate::front::span::Span;
+use crate::ir::full_mask;
 use crate::ir::{Expr, FuncId, Function, Precision, Stmt, Type, VarMode, Variable};
+use crate::span::Span;
 use crate::Stage;
 
 /// `layout(location = N)` in a qualifier list.

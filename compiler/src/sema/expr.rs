@@ -4,8 +4,10 @@
 use super::operators::{binary, op_node};
 use super::{error, Analyzer, Result};
 use crate::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
-use crate::front::span::Span;
-use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Op, Precision, Scalar, Stmt, Type, VarMode};
+use crate::ir::{
+    full_mask, BaseType, ConstValue, Expr, ExprKind, Op, Precision, Scalar, Stmt, Type, VarMode,
+};
+use crate::span::Span;
 
 /// A constant expression node.
 pub(crate) fn constant(value: ConstValue, ty: Type, span: Span) -> Expr {
@@ -649,7 +651,7 @@ impl Analyzer<'_> {
                 .ok_or_else(|| bad_swizzle(field))?;
             let ty = Type::vector(base.ty.base().unwrap_or(BaseType::Float), comps.len() as u8);
             let precision = base.precision;
-            return Ok(super::fold::fold(Expr::new(
+            return Ok(crate::ir::fold::fold(Expr::new(
                 ExprKind::Swizzle(Box::new(base), comps),
                 ty,
                 precision,
@@ -690,16 +692,4 @@ fn swizzle_components(name: &str, size: u8) -> Option<Vec<u8>> {
                 .filter(|&i| i < size)
         })
         .collect()
-}
-
-/// The write mask covering a whole value of `ty` (Mesa's: 0 for non-vectors that are not
-/// scalars).
-pub fn full_mask(ty: &Type) -> u8 {
-    if ty.is_vector() {
-        (1u8 << ty.vector_size()) - 1
-    } else if ty.is_scalar() {
-        1
-    } else {
-        0
-    }
 }

@@ -12,7 +12,6 @@ mod builtins;
 mod construct;
 mod decl;
 mod expr;
-pub mod fold;
 mod operators;
 pub mod precision;
 mod scope;
@@ -22,17 +21,11 @@ mod types;
 use std::collections::HashMap;
 
 use crate::front::ast::TranslationUnit;
-use crate::front::span::Span;
 use crate::ir::{Block, Expr, FuncId, Module, Precision, Stmt, Type, VarId, VarMode, Variable};
+use crate::span::Span;
 use crate::{Stage, Version};
 
-pub use expr::full_mask;
-pub use precision::Model;
-
-/// An `int` constant `i` (an array index made by a pass).
-pub fn index_const(i: u32) -> Expr {
-    expr::int_const(i32::try_from(i).unwrap_or(i32::MAX), Span::default())
-}
+pub use crate::ir::Model;
 
 /// A semantic error: what is wrong and where.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,12 +5,12 @@
 //! take scalars; `==`/`!=` any equal types (one bool, through `all_equal`/`any_nequal`).
 //! `a > b` becomes `b < a` and `a <= b` becomes `b >= a`, as in Mesa.
 
-use super::fold::fold;
 use super::precision::combine;
 use super::{error, Result};
 use crate::ast::BinaryOp;
-use crate::front::span::Span;
+use crate::ir::fold::fold;
 use crate::ir::{BaseType, Expr, ExprKind, Op, Type};
+use crate::span::Span;
 
 /// An operation node, folded when every operand is constant.
 pub(crate) fn op_node(op: Op, ty: Type, operands: Vec<Expr>, span: Span) -> Expr {

@@ -14,21 +14,8 @@
 
 use std::collections::HashSet;
 
-use serde::{Deserialize, Serialize};
-
 use super::Analyzer;
-use crate::ir::{Block, Expr, ExprKind, Precision, Stmt, VarId};
-
-/// Which precision rules to apply.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Model {
-    /// Everything the spec allows is lowered (precision from the consumer included).
-    Spec,
-    /// What Mesa does: the consumer never lends its precision.
-    #[default]
-    Mesa,
-}
+use crate::ir::{Block, Expr, ExprKind, Model, Precision, Stmt, VarId};
 
 /// The precision of an operation on operands of these precisions: the highest one.
 pub fn combine(operands: impl IntoIterator<Item = Precision>) -> Precision {

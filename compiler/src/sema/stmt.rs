@@ -6,8 +6,8 @@ use super::expr::constant;
 use super::operators::binary;
 use super::{error, Analyzer, Result};
 use crate::ast::{self, BinaryOp, Condition, StatementKind};
-use crate::front::span::Span;
 use crate::ir::{BaseType, Block, ConstValue, Expr, Op, Precision, Scalar, Stmt, Type};
+use crate::span::Span;
 
 fn bool_const(v: bool, span: Span) -> Expr {
     constant(

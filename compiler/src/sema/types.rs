@@ -3,10 +3,10 @@
 
 use super::{error, Analyzer, Result};
 use crate::ast::{ArrayDim, BuiltinType, TypeName, TypeQualifiers, TypeSpecifier};
-use crate::front::span::Span;
 use crate::ir::{
     BaseType, ConstValue, Precision, Scalar, StructId, StructMember, StructType, Type,
 };
+use crate::span::Span;
 
 /// The IR base type of an AST scalar kind.
 pub(crate) fn base_of(kind: crate::ast::ScalarKind) -> BaseType {

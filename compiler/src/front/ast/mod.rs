@@ -14,8 +14,8 @@ pub use smol_str::SmolStr;
 pub use types::{BuiltinType, Dim, ScalarKind};
 
 use super::directive::{ExtensionDirective, Pragma};
-use super::shader::{Stage, Version};
-use super::span::{SourceMap, Span};
+use crate::shader::{Stage, Version};
+use crate::span::{SourceMap, Span};
 
 /// A parsed shader.
 #[derive(Clone, Debug)]

@@ -2,43 +2,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
-/// Scalar component kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ScalarKind {
-    /// `bool`
-    Bool,
-    /// `int`
-    Int,
-    /// `uint`
-    Uint,
-    /// `float`
-    Float,
-}
-
-/// Dimensionality of a sampler or image.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Dim {
-    /// `2D`
-    D2,
-    /// `3D`
-    D3,
-    /// `Cube`
-    Cube,
-    /// `2DArray`
-    D2Array,
-    /// `CubeArray`
-    CubeArray,
-    /// `2DMS`
-    D2Ms,
-    /// `2DMSArray`
-    D2MsArray,
-    /// `Buffer`
-    Buffer,
-    /// `ExternalOES`
-    External,
-}
+pub use crate::ir::{Dim, ScalarKind};
 
 const DIMS: &[(&str, Dim)] = &[
     ("2DMSArray", Dim::D2MsArray),

@@ -10,8 +10,8 @@ use crate::front::ast::{
     TypeSpecifier,
 };
 use crate::front::lexer::Punct;
-use crate::front::span::Span;
 use crate::front::token::{Keyword, TokenKind};
+use crate::span::Span;
 
 /// A declaration or, at global scope, a function definition.
 pub(super) enum DeclOrFunction {

@@ -6,8 +6,8 @@ use crate::front::ast::{
     BinaryOp, BuiltinType, Callee, Expr, ExprKind, FloatLiteral, Ident, UnaryOp,
 };
 use crate::front::lexer::Punct;
-use crate::front::span::Span;
 use crate::front::token::{float_value, TokenKind};
+use crate::span::Span;
 
 /// A binary operator and its precedence (higher binds tighter).
 fn binary_op(kind: TokenKind) -> Option<(BinaryOp, u8)> {

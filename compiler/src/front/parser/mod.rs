@@ -14,8 +14,8 @@ mod stmt;
 use super::ast::{Expr, ExternalDeclaration, Ident, SmolStr, Statement};
 use super::lexer::Punct;
 use super::scratch::Scratch;
-use super::span::Span;
 use super::token::{Keyword, Token, TokenKind};
+use crate::span::Span;
 
 /// Deepest recursive nesting (parentheses, unary operators, statements) accepted.
 pub const MAX_DEPTH: usize = 64;

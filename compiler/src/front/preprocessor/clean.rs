@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use crate::front::diagnostic::Diagnostic;
-use crate::front::span::{LineIndex, Location};
+use crate::span::{LineIndex, Location};
 
 /// Text ready for the scanner, and the way back to physical positions.
 pub(super) struct Cleaned<'a> {

@@ -5,7 +5,7 @@ use super::macros::PpError;
 use super::tokens::PpTok;
 use super::{Condition, ExtensionBehavior, ExtensionDirective, Pragma, Preprocessor};
 use crate::front::lexer::{Punct, RawKind};
-use crate::front::shader::Version;
+use crate::shader::Version;
 
 impl Preprocessor<'_> {
     /// Handles the directive on `line` (whose first token is `#`).

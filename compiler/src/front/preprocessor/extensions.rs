@@ -4,7 +4,7 @@
 //! lowest language version it applies to (and the highest, for ES 1.00-only extensions whose
 //! features became core in ES 3.00).
 
-use crate::front::shader::Version;
+use crate::shader::Version;
 
 /// (extension, first version, last version)
 const EXTENSIONS: &[(&str, Version, Version)] = &[

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use super::extensions::extension_macros;
 use super::tokens::PpTok;
 use crate::front::lexer::{Punct, RawKind};
-use crate::front::shader::Version;
+use crate::shader::Version;
 
 /// A preprocessor error at a position of the cleaned source.
 #[derive(Debug)]

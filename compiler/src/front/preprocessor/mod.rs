@@ -14,12 +14,12 @@ mod extensions;
 mod macros;
 mod tokens;
 
-use crate::front::buffer::reuse;
+use crate::buffer::reuse;
 use crate::front::diagnostic::Diagnostic;
 use crate::front::lexer::{Punct, RawKind, RawToken, Scanner};
 use crate::front::scratch::Scratch;
-use crate::front::shader::{Stage, Version};
-use crate::front::span::{LineIndex, Location, Origin, SourceMap, Span};
+use crate::shader::{Stage, Version};
+use crate::span::{LineIndex, Location, Origin, SourceMap, Span};
 
 pub use crate::front::directive::{ExtensionBehavior, ExtensionDirective, Pragma};
 use crate::front::token::{LexError, Token, TokenSink};

@@ -8,13 +8,14 @@
 //! `unpack*` functions their documented precision, `interpolateAt*` the interpolant's, and
 //! `bitfieldExtract`/`bitfieldInsert` that of the value arguments only.
 
-use super::expr::{constant, full_mask};
+use super::expr::constant;
 use super::operators::{convert, op_node};
 use super::precision::combine;
 use super::{error, Analyzer, Result};
 use crate::ast;
-use crate::front::span::Span;
+use crate::ir::full_mask;
 use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Op, Precision, Scalar, Stmt, Type};
+use crate::span::Span;
 
 mod texture;
 
@@ -678,7 +679,7 @@ fn geometric(name: &str, args: &[Expr], span: Span) -> Result<Option<Expr>> {
             )?;
             let sw = |e: Expr, c: [u8; 3]| {
                 let p = e.precision;
-                super::fold::fold(Expr::new(
+                crate::ir::fold::fold(Expr::new(
                     ExprKind::Swizzle(Box::new(e), c.to_vec()),
                     first.clone(),
                     p,

@@ -5,9 +5,9 @@
 
 use super::super::expr::constant;
 use super::super::{error, Analyzer, Result};
-use crate::front::span::Span;
 use crate::ir::types::Dim;
 use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Precision, Scalar, TexOp, Texture, Type};
+use crate::span::Span;
 
 /// Components of a texture coordinate (or of `textureSize`'s result) for `dim`.
 pub(crate) fn size_components(dim: Dim, coordinate: bool) -> u8 {
@@ -62,7 +62,7 @@ fn variant(name: &str) -> Option<Variant> {
 fn swizzle(e: &Expr, comps: Vec<u8>, span: Span) -> Expr {
     let base = e.ty.base().unwrap_or(BaseType::Float);
     let ty = Type::vector(base, comps.len() as u8);
-    crate::sema::fold::fold(Expr::new(
+    crate::ir::fold::fold(Expr::new(
         ExprKind::Swizzle(Box::new(e.clone()), comps),
         ty,
         e.precision,

@@ -140,7 +140,7 @@ impl LineIndex {
     /// anchors (one a line, and one after each comment or continuation).
     pub fn reusing(anchors: &mut Vec<(u32, u32, u32)>, additional: usize) -> Self {
         LineIndex {
-            anchors: super::buffer::reuse(anchors, additional),
+            anchors: crate::buffer::reuse(anchors, additional),
         }
     }
 
