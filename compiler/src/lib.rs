@@ -66,7 +66,7 @@ pub mod passes;
 pub mod profile;
 
 pub use passes::Switches;
-pub use profile::{Choices, Profile};
+pub use profile::{Choices, Profile, ProfileError};
 pub use sema::Model;
 
 /// How [`compile`] runs.

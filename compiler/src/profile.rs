@@ -561,28 +561,70 @@ impl Choices {
     }
 
     /// These choices with choice `key` set to `value` (as the YAML file writes it).
-    pub fn with(&self, key: &str, value: &str) -> Result<Choices, String> {
-        let choice = CHOICES
-            .iter()
-            .find(|c| c.key == key)
-            .ok_or_else(|| format!("no choice named `{key}`"))?;
+    pub fn with(&self, key: &str, value: &str) -> Result<Choices, ProfileError> {
+        let unknown = || ProfileError::UnknownChoice {
+            key: key.to_owned(),
+        };
+        let choice = CHOICES.iter().find(|c| c.key == key).ok_or_else(unknown)?;
         if !choice.values.contains(&value) {
-            return Err(format!(
-                "`{key}` takes {}, not `{value}`",
-                choice.values.join(", ")
-            ));
+            return Err(ProfileError::BadValue {
+                key: key.to_owned(),
+                value: value.to_owned(),
+                values: choice.values.join(", "),
+            });
         }
-        let mut tree = serde_json::to_value(self).map_err(|e| e.to_string())?;
-        let slot = tree
-            .pointer_mut(&pointer(key))
-            .ok_or_else(|| format!("no choice named `{key}`"))?;
+        let mut tree = serde_json::to_value(self).map_err(|_| unknown())?;
+        let slot = tree.pointer_mut(&pointer(key)).ok_or_else(unknown)?;
         *slot = match value {
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
             other => Value::String(other.to_owned()),
         };
-        serde_json::from_value(tree).map_err(|e| e.to_string())
+        serde_json::from_value(tree).map_err(|_| ProfileError::BadValue {
+            key: key.to_owned(),
+            value: value.to_owned(),
+            values: choice.values.join(", "),
+        })
     }
+}
+
+/// Why a profile or a choice could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProfileError {
+    /// A key that names no choice.
+    #[error("no choice named `{key}`")]
+    UnknownChoice {
+        /// The key (`section.name`).
+        key: String,
+    },
+    /// A value the choice does not take.
+    #[error("`{key}` takes {values}, not `{value}`")]
+    BadValue {
+        /// The key (`section.name`).
+        key: String,
+        /// The value given.
+        value: String,
+        /// The values it takes, comma-separated.
+        values: String,
+    },
+    /// A YAML file that is not a profile, at a line and column where the parser knows one.
+    #[error("{origin}{}: {message}", .at.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default())]
+    Yaml {
+        /// What was read (a file's path, `built-in profile NAME`).
+        origin: String,
+        /// Line and column.
+        at: Option<(usize, usize)>,
+        /// What the YAML reader said.
+        message: String,
+    },
+    /// Evidence or an undetermined entry for something that is no choice.
+    #[error("{origin}: evidence for `{key}`, which is no choice")]
+    EvidenceForNoChoice {
+        /// What was read.
+        origin: String,
+        /// The key.
+        key: String,
+    },
 }
 
 /// The JSON pointer of a choice key.
@@ -639,21 +681,21 @@ impl Profile {
     }
 
     /// Reads a profile from YAML; `origin` names the file in errors, with the line and column.
-    pub fn from_yaml(text: &str, origin: &str) -> Result<Profile, String> {
-        let profile: Profile = serde_norway::from_str(text).map_err(|e| match e.location() {
-            Some(at) => format!(
-                "{origin}:{}:{}: {}",
-                at.line(),
-                at.column(),
-                bounded(without_location(&e.to_string()))
-            ),
-            None => format!("{origin}: {}", bounded(e.to_string())),
+    pub fn from_yaml(text: &str, origin: &str) -> Result<Profile, ProfileError> {
+        let profile: Profile = serde_norway::from_str(text).map_err(|e| ProfileError::Yaml {
+            origin: origin.to_owned(),
+            at: e.location().map(|at| (at.line(), at.column())),
+            message: match e.location() {
+                Some(_) => bounded(without_location(&e.to_string())),
+                None => bounded(e.to_string()),
+            },
         })?;
         for key in profile.evidence.keys().chain(profile.undetermined.keys()) {
             if !CHOICES.iter().any(|c| c.key == key) {
-                return Err(format!(
-                    "{origin}: evidence for `{key}`, which is no choice"
-                ));
+                return Err(ProfileError::EvidenceForNoChoice {
+                    origin: origin.to_owned(),
+                    key: key.clone(),
+                });
             }
         }
         Ok(profile)
@@ -800,13 +842,16 @@ mod tests {
     #[test]
     fn a_typo_is_an_error_naming_the_line() {
         let text = "name: x\nchoices:\n  arithmetic:\n    fmaa: fused\n";
-        let e = Profile::from_yaml(text, "x.yaml").expect_err("rejected");
+        let e = Profile::from_yaml(text, "x.yaml")
+            .expect_err("rejected")
+            .to_string();
         assert!(e.starts_with("x.yaml:4:"), "{e}");
         assert!(e.contains("fmaa"), "{e}");
         let e = Choices::default()
             .with("arithmetic.fma", "maybe")
             .expect_err("rejected");
-        assert!(e.contains("split, fused"), "{e}");
+        assert!(matches!(e, ProfileError::BadValue { .. }), "{e:?}");
+        assert!(e.to_string().contains("split, fused"), "{e}");
     }
 
     #[test]

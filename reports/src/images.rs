@@ -9,6 +9,7 @@
 //! infinite difference is white.
 
 use crate::model::FloatImage;
+use crate::ReportError;
 use image::{ImageFormat, Rgb, RgbImage};
 use std::io::Cursor;
 
@@ -16,7 +17,7 @@ use std::io::Cursor;
 pub const HEAT_MIN_LOG2: f64 = -24.0;
 
 /// The framebuffer as a PNG, top row first as on screen.
-pub fn framebuffer_png(image: &FloatImage) -> Result<Vec<u8>, String> {
+pub fn framebuffer_png(image: &FloatImage) -> Result<Vec<u8>, ReportError> {
     let to_byte = |v: f32| {
         let clamped = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
         (clamped * 255.0 + 0.5) as u8
@@ -33,7 +34,10 @@ pub fn framebuffer_png(image: &FloatImage) -> Result<Vec<u8>, String> {
 
 /// A heat map of |a - b| per pixel (largest over the channels), with the largest difference
 /// found; `None` when the images differ in size.
-pub fn difference_png(a: &FloatImage, b: &FloatImage) -> Option<Result<(Vec<u8>, f64), String>> {
+pub fn difference_png(
+    a: &FloatImage,
+    b: &FloatImage,
+) -> Option<Result<(Vec<u8>, f64), ReportError>> {
     if a.width != b.width || a.height != b.height || a.pixels.len() != b.pixels.len() {
         return None;
     }
@@ -148,15 +152,14 @@ fn encode(
     height: u32,
     uniform: bool,
     f: impl FnMut(u32, u32) -> Rgb<u8>,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, ReportError> {
     let (width, height) = match (uniform, gcd(width, height)) {
         (true, g) if g > 0 => (width / g, height / g),
         _ => (width, height),
     };
     let img = RgbImage::from_fn(width, height, f);
     let mut bytes = Cursor::new(Vec::new());
-    img.write_to(&mut bytes, ImageFormat::Png)
-        .map_err(|e| format!("cannot encode PNG: {e}"))?;
+    img.write_to(&mut bytes, ImageFormat::Png)?;
     Ok(bytes.into_inner())
 }
 

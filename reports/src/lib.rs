@@ -14,6 +14,7 @@
 //! precision, and whether it was lowered, on the shader source.
 
 pub mod annotate;
+mod error;
 mod front;
 mod history;
 mod html;
@@ -24,6 +25,7 @@ pub mod model;
 pub mod plots;
 mod test_page;
 
+pub use error::ReportError;
 use model::Site;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -40,10 +42,12 @@ pub struct Written {
 
 /// Writes the site for `site` into the directory `out` (created if needed; files already
 /// there are overwritten, others left alone).
-pub fn render(site: &Site, out: &Path) -> Result<Written, String> {
+pub fn render(site: &Site, out: &Path) -> Result<Written, ReportError> {
     for dir in [out.to_path_buf(), out.join("tests"), out.join("img")] {
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(&dir).map_err(|source| ReportError::CreateDir {
+            path: dir.clone(),
+            source,
+        })?;
     }
     let links = Links::new(site);
     let mut files: Vec<(String, Vec<u8>)> = vec![
@@ -66,7 +70,7 @@ pub fn render(site: &Site, out: &Path) -> Result<Written, String> {
         ));
     }
     let mut written = write_all(out, &files)?;
-    let pages: Vec<Result<Written, String>> = links
+    let pages: Vec<Result<Written, ReportError>> = links
         .stems
         .par_iter()
         .map(|(name, stem)| write_all(out, &test_page::files(site, name, stem)?))
@@ -80,12 +84,14 @@ pub fn render(site: &Site, out: &Path) -> Result<Written, String> {
 }
 
 /// Writes each `(relative path, bytes)` under `out`.
-fn write_all(out: &Path, files: &[(String, Vec<u8>)]) -> Result<Written, String> {
+fn write_all(out: &Path, files: &[(String, Vec<u8>)]) -> Result<Written, ReportError> {
     let mut written = Written::default();
     for (path, bytes) in files {
         let path = out.join(path);
-        std::fs::write(&path, bytes)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(&path, bytes).map_err(|source| ReportError::Write {
+            path: path.clone(),
+            source,
+        })?;
         written.files += 1;
         written.bytes += bytes.len() as u64;
     }

@@ -8,10 +8,11 @@ use crate::html::{self, esc, interval, num, ulps, Nav};
 use crate::images;
 use crate::model::{AnnotatedSource, Channel, FloatImage, Run, Site, TestRun};
 use crate::plots;
+use crate::ReportError;
 use std::fmt::Write;
 
 /// The page and image files of test `name`, as `(path under the site, bytes)`.
-pub fn files(site: &Site, name: &str, stem: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
+pub fn files(site: &Site, name: &str, stem: &str) -> Result<Vec<(String, Vec<u8>)>, ReportError> {
     let mut files = Vec::new();
     let mut body = String::new();
     let detail = site.details.get(name);
@@ -190,7 +191,7 @@ fn image_section(
     name: &str,
     stem: &str,
     files: &mut Vec<(String, Vec<u8>)>,
-) -> Result<String, String> {
+) -> Result<String, ReportError> {
     let mut figures = Vec::new();
     let mut add = |file: String, png: Vec<u8>, caption: String| {
         figures.push(format!(

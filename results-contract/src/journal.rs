@@ -5,7 +5,7 @@
 //! leaves a journal and no `results.json`; [`read_journal`] turns it into a [`ResultsFile`]
 //! whose `run.incomplete` says so, and reports every line it could not read.
 
-use crate::{ResultsFile, RunInfo, TestResult, FORMAT};
+use crate::{ReadError, ResultsFile, RunInfo, TestResult, FORMAT};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -78,27 +78,36 @@ impl Journal {
 /// result is true cannot be known. Rather than let the last line win, both lines are listed
 /// in `damaged` (a warning: the rest of the journal is still good) and the test counts as not
 /// run, so `--resume` runs it again.
-pub fn read_journal(path: &Path) -> Result<Journal, String> {
-    let text = crate::read::read_regular(path, crate::read::MAX_RESULTS_BYTES)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+pub fn read_journal(path: &Path) -> Result<Journal, ReadError> {
+    let text =
+        crate::read::read_regular(path, crate::read::MAX_RESULTS_BYTES).map_err(|source| {
+            ReadError::Unreadable {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
     let text = String::from_utf8_lossy(&text);
     let mut lines = text.lines().enumerate();
     let header: JournalHeader = match lines.next() {
-        Some((_, first)) => serde_json::from_str(first).map_err(|e| {
-            format!(
-                "{}:1: not a halfcheck journal header: {}",
-                path.display(),
-                crate::quote::cut_message(&e.to_string())
-            )
+        Some((_, first)) => serde_json::from_str(first).map_err(|e| ReadError::Malformed {
+            path: path.to_path_buf(),
+            line: Some(1),
+            what: "journal header",
+            message: crate::quote::cut_message(&e.to_string()).into_owned(),
         })?,
-        None => return Err(format!("{}: empty journal", path.display())),
+        None => {
+            return Err(ReadError::EmptyJournal {
+                path: path.to_path_buf(),
+            })
+        }
     };
     if header.format != JOURNAL_FORMAT {
-        return Err(format!(
-            "{}:1: format is '{}', expected '{JOURNAL_FORMAT}'",
-            path.display(),
-            crate::quote::cut(&header.format)
-        ));
+        return Err(ReadError::Format {
+            path: path.to_path_buf(),
+            line: Some(1),
+            found: crate::quote::cut(&header.format).into_owned(),
+            expected: JOURNAL_FORMAT,
+        });
     }
     let mut tests = BTreeMap::new();
     let mut first_line = BTreeMap::new();
@@ -188,7 +197,13 @@ mod tests {
         std::fs::write(&path, "{\"format\": \"nope\"\n").unwrap();
         let error = read_journal(&path).unwrap_err();
         assert!(
-            error.contains("results.jsonl:1: not a halfcheck journal header"),
+            matches!(error, ReadError::Malformed { line: Some(1), .. }),
+            "{error:?}"
+        );
+        assert!(
+            error
+                .to_string()
+                .contains("results.jsonl:1: not a halfcheck journal header"),
             "{error}"
         );
     }

@@ -4,6 +4,7 @@
 //! them, `compare` and the reports read them, and this crate depends on neither. Fields are
 //! only ever added; a reader ignores the ones it does not know.
 
+mod error;
 mod journal;
 mod json;
 pub mod quote;
@@ -11,6 +12,7 @@ pub mod read;
 mod strict;
 mod verdict;
 
+pub use error::{NestingError, ReadError};
 pub use journal::{read_journal, Damaged, Journal, JournalHeader, JournalLine, JOURNAL_FORMAT};
 pub use json::{json_float, json_float_option, json_floats};
 pub use verdict::{
@@ -25,22 +27,26 @@ pub const FORMAT: &str = "halfcheck-results/1";
 
 /// Reads a results file (`results.json`), checking its format tag; see [`read_journal`] for
 /// the journal of a run that did not finish.
-pub fn read_results(path: &std::path::Path) -> Result<ResultsFile, String> {
-    let text = read::read_regular_text(path, read::MAX_RESULTS_BYTES)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let file: ResultsFile = serde_json::from_str(&text).map_err(|e| {
-        format!(
-            "{}: not a halfcheck results file: {}",
-            path.display(),
-            quote::cut_message(&e.to_string())
-        )
+pub fn read_results(path: &std::path::Path) -> Result<ResultsFile, ReadError> {
+    let text = read::read_regular_text(path, read::MAX_RESULTS_BYTES).map_err(|source| {
+        ReadError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        }
+    })?;
+    let file: ResultsFile = serde_json::from_str(&text).map_err(|e| ReadError::Malformed {
+        path: path.to_path_buf(),
+        line: None,
+        what: "results file",
+        message: quote::cut_message(&e.to_string()).into_owned(),
     })?;
     if file.format != FORMAT {
-        return Err(format!(
-            "{}: format is '{}', expected '{FORMAT}'",
-            path.display(),
-            quote::cut(&file.format)
-        ));
+        return Err(ReadError::Format {
+            path: path.to_path_buf(),
+            line: None,
+            found: quote::cut(&file.format).into_owned(),
+            expected: FORMAT,
+        });
     }
     Ok(file)
 }

@@ -5,6 +5,7 @@
 //! and its type checked on the open descriptor (so nothing can swap it in between), then read
 //! up to the cap; anything else is an error saying what the file is, and no read hangs.
 
+use crate::NestingError;
 use std::fs::File;
 use std::io::{Error, ErrorKind, Read};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
@@ -78,7 +79,7 @@ pub const MAX_INDENT: usize = 256;
 /// Refuses YAML text nested deeper than [`MAX_NESTING`] flow brackets (`[`, `{`) or indented
 /// wider than [`MAX_INDENT`] columns (leading `- ` counted), before a parser spends minutes
 /// on it. Brackets inside quotes and comments do not count. The error names the line.
-pub fn check_yaml_nesting(text: &str) -> Result<(), String> {
+pub fn check_yaml_nesting(text: &str) -> Result<(), NestingError> {
     let mut depth = 0usize;
     for (index, line) in text.lines().enumerate() {
         let indent = line
@@ -86,10 +87,10 @@ pub fn check_yaml_nesting(text: &str) -> Result<(), String> {
             .find(|&(i, c)| !(c == ' ' || (c == '-' && line[i + 1..].starts_with(' '))))
             .map_or(line.len(), |(i, _)| i);
         if indent > MAX_INDENT {
-            return Err(format!(
-                "line {}: indented {indent} columns; halfcheck reads at most {MAX_INDENT}",
-                index + 1
-            ));
+            return Err(NestingError::TooWide {
+                line: index + 1,
+                columns: indent,
+            });
         }
         let mut quote = None;
         let mut previous = ' ';
@@ -104,10 +105,7 @@ pub fn check_yaml_nesting(text: &str) -> Result<(), String> {
                 _ => {}
             }
             if depth > MAX_NESTING {
-                return Err(format!(
-                    "line {}: nested more than {MAX_NESTING} deep; halfcheck reads no deeper",
-                    index + 1
-                ));
+                return Err(NestingError::TooDeep { line: index + 1 });
             }
             previous = c;
         }
@@ -169,14 +167,15 @@ mod tests {
         );
         let deep = format!("a: {}", "[".repeat(200_000));
         let e = check_yaml_nesting(&deep).expect_err("too deep");
+        assert_eq!(e, NestingError::TooDeep { line: 1 });
         assert_eq!(
-            e,
+            e.to_string(),
             "line 1: nested more than 64 deep; halfcheck reads no deeper"
         );
         let wide = format!("a:\n{}b: 1\n", "- ".repeat(200));
         let e = check_yaml_nesting(&wide).expect_err("too wide");
         assert_eq!(
-            e,
+            e.to_string(),
             "line 2: indented 400 columns; halfcheck reads at most 256"
         );
     }

@@ -141,7 +141,7 @@ fn write(
     if let Some(last) = site.runs.last_mut() {
         last.judged = judged;
     }
-    let written = render(&site, &options.out)?;
+    let written = render(&site, &options.out).map_err(|e| e.to_string())?;
     Ok(ReportSummary {
         index: options.out.join("index.html"),
         written,

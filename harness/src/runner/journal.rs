@@ -211,7 +211,7 @@ pub fn load_results(path: &Path) -> Result<Loaded, String> {
         path.to_path_buf()
     };
     if file.extension().is_some_and(|e| e == "jsonl") {
-        let journal = read_journal(&file)?;
+        let journal = read_journal(&file).map_err(|e| e.to_string())?;
         let warnings = damaged_lines(&file, &journal, "its test counts as not run");
         Ok(Loaded {
             results: journal.into_results(),
@@ -219,7 +219,7 @@ pub fn load_results(path: &Path) -> Result<Loaded, String> {
         })
     } else {
         Ok(Loaded {
-            results: read_results(&file)?,
+            results: read_results(&file).map_err(|e| e.to_string())?,
             warnings: Vec::new(),
         })
     }

@@ -146,7 +146,7 @@ impl Expectations {
 
     /// Parses expectations YAML.
     pub fn parse(text: &str) -> Result<Self, String> {
-        check_yaml_nesting(text)?;
+        check_yaml_nesting(text).map_err(|e| e.to_string())?;
         let file: ExpectationsFile = serde_norway::from_str(text)
             .map_err(|e| quote::cut_message(&e.to_string()).into_owned())?;
         let regex = |pattern: &str| crate::discover::regex(pattern);

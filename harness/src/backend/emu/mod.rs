@@ -132,7 +132,9 @@ pub fn load_profile(spec: &str) -> Result<Profile, String> {
     match read_regular_text(path, MAX_SETTINGS_BYTES) {
         Ok(text) => check_yaml_nesting(&text)
             .map_err(|e| format!("{}: {e}", path.display()))
-            .and_then(|()| Profile::from_yaml(&text, &path.display().to_string())),
+            .and_then(|()| {
+                Profile::from_yaml(&text, &path.display().to_string()).map_err(|e| e.to_string())
+            }),
         Err(e) => Err(format!(
             "no emulator profile '{spec}': not a built-in one ({}) and not a readable file ({e})",
             Profile::builtin_names().join(", ")
