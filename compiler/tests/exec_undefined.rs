@@ -316,6 +316,28 @@ fn a_chain_of_products_may_be_multiplied_in_any_order() {
 }
 
 #[test]
+fn a_product_of_a_selection_of_a_doubled_product_may_be_multiplied_in_any_order() {
+    // As llvmpipe did in binary16 (seed 2611, test 5743): `(c ? k : d + d) * 4096` with
+    // `d = degrees(g)`. NIR moves the product into the selection, rewrites `d + d` as
+    // `d * 2` and multiplies the constants first: `g * (57.3 * 2 * 4096)`, whose constant
+    // overflows. Here in binary32: `g * (1e20 * 2 * 1e19)` is `g * inf`.
+    let module = shader(
+        "uniform float g;\nuniform float s;",
+        "float d = g * 1.0e20;\n\
+         c = vec4((s > 1.0 ? 1.0 : d + d) * 1.0e19, 0.0, 0.0, 1.0);",
+    );
+    let (bounds, point) = both(&module, &[], &[("g", 1.0e-20), ("s", 0.0)]);
+    let written = point.color[0][0];
+    assert!(written.is_finite() && written > 1.0e19, "{written}");
+    assert!(bounds.color[0][0].contains(written));
+    assert!(
+        bounds.color[0][0].contains(f64::INFINITY),
+        "{:?}",
+        bounds.color[0][0]
+    );
+}
+
+#[test]
 fn a_scalar_normalize_may_be_the_specs_formula_not_only_mesas_sign() {
     let module = shader("uniform float x;", "c = vec4(normalize(x), 0.0, 0.0, 1.0);");
     let (bounds, point) = both(&module, &[], &[("x", 3.0)]);

@@ -126,7 +126,8 @@ fn lint_test(test: &ShaderTest) -> Result<Vec<(usize, String)>, String> {
         });
     }
     let counts: Vec<usize> = emulated.probes.iter().map(|p| p.observed.len()).collect();
-    let predictions = predict(test, &counts)?;
+    // The corpus is written for the default profile's driver (llvmpipe).
+    let predictions = predict(test, &counts, &halfcheck_compiler::Choices::default())?;
     let reported: Vec<Vec<ChannelPrediction>> = emulated
         .probes
         .iter()

@@ -173,7 +173,7 @@ struct RunArgs {
     #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
     emu_mode: Mode,
     /// The driver the emulator predicts: a built-in profile (llvmpipe, softpipe,
-    /// llvmpipe-nosse, angle-swiftshader, angle-vulkan) or a profile YAML file (see `halfcheck fingerprint`).
+    /// llvmpipe-nosse, angle-swiftshader, angle-vulkan) or a profile YAML file (see `halfcheck fingerprint`). On `--backend emu` the driver it runs as; on any run the driver the verdicts' predictions follow.
     #[arg(long, default_value = "llvmpipe")]
     emu_profile: String,
     /// Directory for results.json (default `results`, replaced when it holds nothing but an

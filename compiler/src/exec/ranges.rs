@@ -48,6 +48,17 @@ const REASSOCIATED_NODES: usize = 16;
 /// stays linear.
 const SUM_TERMS: usize = 8;
 
+/// How many factors one operand of a reassociated product is followed into; every order of
+/// the factors of both (at most 5, so 120 orders) is computed.
+const PRODUCT_FACTORS: usize = 4;
+
+/// A factor of a product a driver may reorder: an expression, or the 2 of `x + x`.
+#[derive(Clone)]
+enum Factor {
+    Of(Expr),
+    Two,
+}
+
 /// Whether `a` and `b` compute the same value from the same variables, wherever written
 /// (spans aside).
 fn same_value(a: &Expr, b: &Expr) -> bool {
@@ -429,11 +440,12 @@ impl<D: Domain> Invocation<'_, D> {
         Ok(())
     }
 
-    /// The two factors of `e` as a product of `width` whose factors are small enough to
-    /// compute again; `e` may be a variable that holds such a product
-    /// ([`forward`](super::forward)), or `max`/`min` of one operand twice, which a driver
-    /// folds to it.
-    fn product_parts(&self, e: &Expr, width: Width) -> Option<(Expr, Expr)> {
+    /// The factors of `e` as a product of `width` whose factors are small enough to compute
+    /// again, followed through nested products, the variables a driver sees through
+    /// ([`forward`](super::forward)), `max`/`min` of one operand twice (which a driver folds
+    /// to it) and `x + x` (which NIR rewrites as `x * 2`); at most [`PRODUCT_FACTORS`].
+    /// `None` where `e` is no such product.
+    fn product_factors(&self, e: &Expr, width: Width) -> Option<Vec<Factor>> {
         let e = match &e.kind {
             ExprKind::Op(Op::Max | Op::Min, operands)
                 if operands.len() == 2 && same_value(&operands[0], &operands[1]) =>
@@ -446,34 +458,114 @@ impl<D: Domain> Invocation<'_, D> {
             ExprKind::Var(id) => self.forwarded.get(id)?,
             _ => e,
         };
-        match &held.kind {
-            ExprKind::Op(Op::Mul, parts)
-                if parts.len() == 2 && width_of_expr(held) == width && parts.iter().all(small) =>
+        let (parts, doubled) = match &held.kind {
+            ExprKind::Op(Op::Mul, parts) if parts.len() == 2 => (&parts[..], false),
+            ExprKind::Op(Op::Add, parts)
+                if parts.len() == 2 && same_value(&parts[0], &parts[1]) =>
             {
-                Some((parts[0].clone(), parts[1].clone()))
+                (&parts[..1], true)
             }
-            _ => None,
+            _ => return None,
+        };
+        if width_of_expr(held) != width || !parts.iter().all(small) {
+            return None;
         }
+        let mut factors = Vec::new();
+        for part in parts {
+            match self.product_factors(part, width) {
+                Some(inner) => factors.extend(inner),
+                None => factors.push(Factor::Of(part.clone())),
+            }
+        }
+        if doubled {
+            factors.push(Factor::Two);
+        }
+        if factors.len() > PRODUCT_FACTORS {
+            // Too many to order: the first level alone.
+            factors = parts.iter().cloned().map(Factor::Of).collect();
+            if doubled {
+                factors.push(Factor::Two);
+            }
+        }
+        Some(factors)
     }
 
-    /// `(x * y) * z`: the product in every order of its three factors.
+    /// `(c ? a : b) * k` as `c ? a * k : b * k`: a driver may move a product into a
+    /// selection (NIR does), and then reorder each branch's product. `None` where neither
+    /// operand is such a selection.
+    fn distributed_select(
+        &mut self,
+        operands: &[Expr],
+        width: Width,
+    ) -> ExecResult<Option<Value<D::F>>> {
+        let [x, y] = operands else {
+            return Ok(None);
+        };
+        for (select, other) in [(x, y), (y, x)] {
+            let ExprKind::Op(Op::Csel, parts) = &select.kind else {
+                continue;
+            };
+            if parts.len() != 3 || width_of_expr(select) != width || !small(other) {
+                continue;
+            }
+            if !parts.iter().all(small) || other.ty.is_matrix() || select.ty.is_matrix() {
+                continue;
+            }
+            let ty = if other.ty.is_scalar() {
+                select.ty.clone()
+            } else {
+                other.ty.clone()
+            };
+            let times = |branch: &Expr| {
+                let product = vec![branch.clone(), other.clone()];
+                Expr::new(
+                    ExprKind::Op(Op::Mul, product),
+                    ty.clone(),
+                    select.precision,
+                    select.span,
+                )
+            };
+            let distributed = Expr::new(
+                ExprKind::Op(
+                    Op::Csel,
+                    vec![parts[0].clone(), times(&parts[1]), times(&parts[2])],
+                ),
+                ty.clone(),
+                select.precision,
+                select.span,
+            );
+            return self.eval(&distributed).map(Some);
+        }
+        Ok(None)
+    }
+
+    /// `(x * y) * z` and longer ([`Invocation::product_factors`]): the product in every order
+    /// of its factors; and a product of a selection, in each branch
+    /// ([`Invocation::distributed_select`]).
     fn reassociated_product(
         &mut self,
         operands: &[Expr],
         values: &[Value<D::F>],
         width: Width,
     ) -> ExecResult<Option<Value<D::F>>> {
+        if let Some(distributed) = self.distributed_select(operands, width)? {
+            return Ok(Some(distributed));
+        }
         let d = self.domain;
         let mut factors: Vec<Value<D::F>> = Vec::new();
         let mut expanded = false;
         for (operand, value) in operands.iter().zip(values) {
-            match self.product_parts(operand, width) {
-                Some((a, b)) => {
+            match self.product_factors(operand, width) {
+                Some(parts) if factors.len() + parts.len() < PRODUCT_FACTORS + 2 => {
                     expanded = true;
-                    factors.push(self.eval(&a)?);
-                    factors.push(self.eval(&b)?);
+                    for part in parts {
+                        factors.push(match part {
+                            Factor::Of(e) => self.eval(&e)?,
+                            Factor::Two => vec![Lanes::Float(vec![d.constant(2.0)])],
+                        });
+                    }
                 }
-                None => factors.push(value.clone()),
+                _ => factors.push(value.clone()),
             }
         }
         if !expanded {

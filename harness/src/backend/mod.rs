@@ -92,16 +92,10 @@ pub fn open_backend(kind: BackendKind, options: &BackendOptions) -> Result<Opene
                  loaded; pass --backend emu to run it anyway)"
             )),
         },
-        BackendKind::Emu => {
-            let profile = match options.emu_profile.as_str() {
-                "" => halfcheck_compiler::Profile::default(),
-                spec => emu::load_profile(spec)?,
-            };
-            Ok(opened(Box::new(emu::EmuBackend::new(
-                options.emu_mode,
-                profile,
-            ))))
-        }
+        BackendKind::Emu => Ok(opened(Box::new(emu::EmuBackend::new(
+            options.emu_mode,
+            emu::profile_of(&options.emu_profile)?,
+        )))),
         BackendKind::Mock => Ok(opened(Box::new(mock::MockBackend))),
     }
 }

@@ -7,7 +7,7 @@
 //! `;`-separated), the way deqp-runner's mock test binary does.
 
 use super::protocol::{Job, Reply};
-use crate::backend::{open_backend, BackendKind, BackendOptions, WindowImage};
+use crate::backend::{emu, open_backend, BackendKind, BackendOptions, WindowImage};
 use crate::results::{FramebufferFile, RunInfo, Status, TestResult};
 use crate::shader_test::parse_file;
 use crate::verdict;
@@ -30,8 +30,10 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     if matches!(kind, BackendKind::Gl | BackendKind::Auto) {
         super::cache::create_dir_from_env();
     }
-    let (mut backend, fallback) = match open_backend(kind, options) {
-        Ok(opened) => (opened.backend, opened.fallback),
+    let opened =
+        open_backend(kind, options).and_then(|o| Ok((o, emu::profile_of(&options.emu_profile)?)));
+    let (mut backend, fallback, profile) = match opened {
+        Ok((opened, profile)) => (opened.backend, opened.fallback, profile),
         Err(message) => {
             send(&mut out, &Reply::Fatal(message));
             return 2;
@@ -51,7 +53,7 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     };
     if judges {
         info.reference = Some(options.reference.name().to_string());
-        info.predictions = verdict::predict::describe();
+        info.predictions = verdict::predict::describe(&profile);
     }
     if !send(&mut out, &Reply::Ready(Box::new(info))) {
         return 1;
@@ -72,8 +74,11 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
                         let window = backend.take_window();
                         if judges {
                             let mut reference = |promoted: &_| backend.run_test(promoted);
-                            let mode = options.reference;
-                            verdict::attach(&test, reduced, &mut result, mode, &mut reference);
+                            let judging = verdict::Judging {
+                                reference: options.reference,
+                                driver: &profile.choices,
+                            };
+                            verdict::attach(&test, reduced, &mut result, judging, &mut reference);
                         }
                         if let (Some(dir), Some(window)) = (&options.framebuffers, window) {
                             keep_window(dir, &job.name, &window, &mut result);

@@ -14,21 +14,36 @@ pub use reference::ReferenceMode;
 
 use crate::results::{ReferenceOutcome, ReferenceRun, Status, TestResult};
 use crate::shader_test::ShaderTest;
+use halfcheck_compiler::Choices;
 use std::time::Instant;
+
+/// How a run judges its tests.
+#[derive(Debug, Clone, Copy)]
+pub struct Judging<'a> {
+    /// When the driver's own highp reference runs (`--reference`).
+    pub reference: ReferenceMode,
+    /// The run's driver profile's choices (`--emu-profile`), which the predictions follow.
+    pub driver: &'a Choices,
+}
 
 /// Gives `result` its lowering verdict: `n/a` when the shaders hold nothing lowp or mediump
 /// (`reduced` false: [`reduced::declares_reduced_precision`]), else judged from the
-/// emulator's predictions at every pixel the probes read and, as `mode` asks, the driver's
-/// own highp reference (`run` runs the promoted test on the same device).
+/// emulator's predictions (by `judging.driver`'s choices) at every pixel the probes read
+/// and, as `judging.reference` asks, the driver's own highp reference (`run` runs the
+/// promoted test on the same device).
 /// A test that ran but cannot be judged gets `unjudged` and `verdict_reason` says why;
 /// skipped and broken tests get no verdict.
 pub fn attach(
     test: &ShaderTest,
     reduced: bool,
     result: &mut TestResult,
-    mode: ReferenceMode,
+    judging: Judging,
     run: &mut dyn FnMut(&ShaderTest) -> TestResult,
 ) {
+    let Judging {
+        reference: mode,
+        driver,
+    } = judging;
     if matches!(result.status, Status::Skip | Status::Error) {
         return;
     }
@@ -42,7 +57,7 @@ pub fn attach(
         return;
     }
     let channels: Vec<usize> = result.probes.iter().map(|p| p.observed.len()).collect();
-    let mut predictions = match predict::predict(test, &channels) {
+    let mut predictions = match predict::predict(test, &channels, driver) {
         Ok(predictions) => predictions,
         Err(reason) => {
             result.verdict = Some(Verdict::Unjudged);
@@ -108,7 +123,7 @@ pub fn attach(
         .any(|c| c.verdict == ChannelVerdict::KeptHighp);
     if result.verdict == Some(Verdict::Undetermined)
         && kept
-        && predict::add_forced(test, &mut predictions).is_ok()
+        && predict::add_forced(test, &mut predictions, driver).is_ok()
     {
         judge::judge(result, &predictions, promoted.as_ref());
     }

@@ -10,17 +10,20 @@
 //! judged conforming. Each interval is computed alongside a point evaluation of the same IR
 //! ([`Guided`]), whose values steer control flow; where an interval leaves a decision open,
 //! the evaluator follows both ways or gives up the bound (`halfcheck_compiler::exec`).
+//!
+//! The point predictions follow the run's driver profile (`--emu-profile`, llvmpipe by
+//! default): its arithmetic, texture, raster and interface choices. A profile that lowers
+//! nothing (softpipe's) still gets Mesa's lowering for `m` and `m'` ([`lowering_model`]):
+//! they predict what the driver would give if it lowered.
 
 use super::classify::{ChannelPrediction, Interval};
 use super::reduced::{compiler_stage, implementation_limit};
-use crate::backend::emu::{
-    compile_options, probe_values, skip_reason, Compiled, Evaluation, Mode, ProbeValues,
-};
+use crate::backend::emu::{probe_values, skip_reason, Compiled, Evaluation, Mode, ProbeValues};
 use crate::results::{PredictionInfo, Status};
 use crate::shader_test::{ShaderTest, SourceKind};
 use halfcheck_compiler::exec::{Bounds, Domain, Guided, Rounding};
 use halfcheck_compiler::front::requalify::demote_to_mediump;
-use halfcheck_compiler::{CompileOptions, Model, Switches};
+use halfcheck_compiler::{Choices, CompileOptions, Model, Profile, Switches};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -137,7 +140,11 @@ impl ProbePrediction {
 
 /// Adds `m!` to `predictions`: the test with every shader demoted to mediump, lowered by the
 /// `spec` model, in binary16 (what a driver that lowers everything would give).
-pub fn add_forced(test: &ShaderTest, predictions: &mut [ProbePrediction]) -> Result<(), String> {
+pub fn add_forced(
+    test: &ShaderTest,
+    predictions: &mut [ProbePrediction],
+    driver: &Choices,
+) -> Result<(), String> {
     let mut demoted = test.clone();
     for shader in demoted
         .shaders
@@ -146,8 +153,13 @@ pub fn add_forced(test: &ShaderTest, predictions: &mut [ProbePrediction]) -> Res
     {
         shader.text = demote_to_mediump(&shader.text, compiler_stage(shader.stage));
     }
-    let compiled = Compiled::new(&demoted, &spec_lowered());
-    let forced = run(&demoted, &Rounding::new(Mode::Mediump), &compiled)?;
+    let lowering = lowering_model(driver);
+    let compiled = Compiled::new(&demoted, &spec_lowered(&lowering));
+    let forced = run(
+        &demoted,
+        &Rounding::with(Mode::Mediump, lowering),
+        &compiled,
+    )?;
     for (prediction, values) in predictions.iter_mut().zip(forced) {
         if let Source::Evaluations(evaluations) = &mut prediction.source {
             evaluations.forced = Some(values);
@@ -157,13 +169,29 @@ pub fn add_forced(test: &ShaderTest, predictions: &mut [ProbePrediction]) -> Res
     Ok(())
 }
 
-/// The `spec` model's lowering, which `M` and `m'` evaluate.
-fn spec_lowered() -> CompileOptions {
+/// The `spec` model's lowering with `lowering`'s switches, which `M` and `m'` evaluate.
+fn spec_lowered(lowering: &Choices) -> CompileOptions {
     CompileOptions {
         model: Model::Spec,
         lower: true,
         final_pipeline: false,
-        switches: Switches::llvmpipe(),
+        switches: lowering.lowering,
+    }
+}
+
+/// The choices `m` and `m'` follow for a run on `driver`: its own where it lowers floats,
+/// else its arithmetic with Mesa's precision rules and lowering (the default profile's):
+/// what the driver would give if it lowered as Mesa does.
+pub fn lowering_model(driver: &Choices) -> Choices {
+    if driver.lowering.float16 {
+        *driver
+    } else {
+        let mesa = Choices::default();
+        Choices {
+            precision: mesa.precision,
+            lowering: mesa.lowering,
+            ..*driver
+        }
     }
 }
 
@@ -174,8 +202,13 @@ pub fn predictable(test: &ShaderTest) -> bool {
 }
 
 /// Per probe (in order), the predictions over its region for its first `channels[k]`
-/// channels. An error says why the emulator could not predict.
-pub fn predict(test: &ShaderTest, channels: &[usize]) -> Result<Vec<ProbePrediction>, String> {
+/// channels, the point predictions by the choices of `driver` (the run's profile). An error
+/// says why the emulator could not predict.
+pub fn predict(
+    test: &ShaderTest,
+    channels: &[usize],
+    driver: &Choices,
+) -> Result<Vec<ProbePrediction>, String> {
     if let Some(reason) = skip_reason(test) {
         return Err(cannot_run(reason));
     }
@@ -186,17 +219,22 @@ pub fn predict(test: &ShaderTest, channels: &[usize]) -> Result<Vec<ProbePredict
         ));
     }
     // Three compiles serve the four evaluations: `h` and `e` run the unlowered IR.
-    let unlowered = Compiled::new(test, &compile_options(Mode::Highp));
-    let spec_lowering = Compiled::new(test, &spec_lowered());
-    let mesa_lowering = Compiled::new(test, &compile_options(Mode::Mediump));
-    let guided = |mode: Mode, follower: Bounds| Guided {
-        guide: Rounding::new(mode),
+    let lowering = lowering_model(driver);
+    let unlowered = Compiled::new(test, &driver.compile_options(false));
+    let spec_lowering = Compiled::new(test, &spec_lowered(&lowering));
+    let mesa_lowering = Compiled::new(test, &lowering.compile_options(true));
+    let guided = |mode: Mode, choices: Choices, follower: Bounds| Guided {
+        guide: Rounding::with(mode, choices),
         follower,
     };
-    let highp = run(test, &guided(Mode::Highp, Bounds::highp()), &unlowered)?;
+    let highp = run(
+        test,
+        &guided(Mode::Highp, *driver, Bounds::highp()),
+        &unlowered,
+    )?;
     let spec = run(
         test,
-        &guided(Mode::Mediump, Bounds::mediump()),
+        &guided(Mode::Mediump, lowering, Bounds::mediump()),
         &spec_lowering,
     )?;
     // Where Mesa lowers what the rules allow, and nothing else (the same IR), `m` is `m'`:
@@ -206,9 +244,13 @@ pub fn predict(test: &ShaderTest, channels: &[usize]) -> Result<Vec<ProbePredict
             .map(|values| values.map(|(point, _)| *point))
             .collect()
     } else {
-        run(test, &Rounding::new(Mode::Mediump), &mesa_lowering)?
+        run(
+            test,
+            &Rounding::with(Mode::Mediump, lowering),
+            &mesa_lowering,
+        )?
     };
-    let exact = run(test, &Rounding::new(Mode::Exact), &unlowered)?;
+    let exact = run(test, &Rounding::with(Mode::Exact, *driver), &unlowered)?;
     Ok(highp
         .into_iter()
         .zip(spec)
@@ -261,8 +303,9 @@ fn interval(i: &halfcheck_compiler::exec::Interval) -> Interval {
     }
 }
 
-/// How each prediction is made, for `results.json`'s `run.predictions`.
-pub fn describe() -> BTreeMap<String, PredictionInfo> {
+/// How each prediction is made on a run whose driver profile is `profile`, for
+/// `results.json`'s `run.predictions`.
+pub fn describe(profile: &Profile) -> BTreeMap<String, PredictionInfo> {
     let switches = |s: Switches| {
         [
             ("float16", s.float16),
@@ -276,11 +319,8 @@ pub fn describe() -> BTreeMap<String, PredictionInfo> {
         .map(|(name, _)| name.to_string())
         .collect::<Vec<_>>()
     };
-    // Every point prediction follows the default driver profile's choices.
-    let driver = || {
-        let profile = halfcheck_compiler::Profile::llvmpipe();
-        format!("profile {} ({})", profile.name, profile.describes)
-    };
+    // Every point prediction follows the run's driver profile's choices.
+    let driver = || format!("profile {} ({})", profile.name, profile.describes);
     let any = "any conforming driver (interpolation, texture coordinates and filtering, \
                derivatives within stated allowances)";
     let info =
@@ -291,7 +331,8 @@ pub fn describe() -> BTreeMap<String, PredictionInfo> {
             precision_model: model.to_string(),
             switches: on,
         };
-    let mesa = compile_options(Mode::Mediump);
+    let lowering = lowering_model(&profile.choices);
+    let mesa = lowering.compile_options(true);
     BTreeMap::from([
         (
             "highp".to_string(),
@@ -320,7 +361,7 @@ pub fn describe() -> BTreeMap<String, PredictionInfo> {
                 "binary16 where lowered, else binary32",
                 driver(),
                 "spec",
-                switches(spec_lowered().switches),
+                switches(spec_lowered(&lowering).switches),
             ),
         ),
         (
@@ -346,7 +387,7 @@ pub fn describe() -> BTreeMap<String, PredictionInfo> {
                  and varyings in the mediump format",
                 any.to_string(),
                 "spec",
-                switches(spec_lowered().switches),
+                switches(spec_lowered(&lowering).switches),
             ),
         ),
     ])
@@ -355,6 +396,7 @@ pub fn describe() -> BTreeMap<String, PredictionInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::emu::compile_options;
     use crate::shader_test::parse_str;
     use std::path::Path;
 
@@ -392,9 +434,9 @@ mod tests {
         for (body, shared) in cases {
             let test = test_with(body);
             let same = Compiled::new(&test, &compile_options(Mode::Mediump))
-                == Compiled::new(&test, &spec_lowered());
+                == Compiled::new(&test, &spec_lowered(&Choices::default()));
             assert_eq!(same, shared, "{body}");
-            let predictions = predict(&test, &[4]).expect("predicts");
+            let predictions = predict(&test, &[4], &Choices::default()).expect("predicts");
             let alone = crate::backend::emu::predict(&test, Mode::Mediump);
             let observed = &alone.probes[0].observed;
             for (c, value) in observed.iter().enumerate() {
@@ -417,7 +459,7 @@ mod tests {
             "lowp",
             "mediump float c = fract(0.37 * 4096.0);\ncolor = vec4(c, 0.12, 0.0, 1.0);",
         );
-        let predictions = predict(&test, &[4]).expect("predicts");
+        let predictions = predict(&test, &[4], &Choices::default()).expect("predicts");
         let red = predictions[0].at(7, 9, 0).expect("predicted");
         let (h, m) = (red.highp_bounds, red.mediump_bounds);
         assert!(m.contains(0.0) && m.contains(0.52), "{m:?}");
@@ -431,11 +473,36 @@ mod tests {
             "highp",
             "mediump float t = round(2049.0);\ncolor = vec4(t / 4096.0);",
         );
-        let predictions = predict(&tie, &[4]).expect("predicts");
+        let predictions = predict(&tie, &[4], &Choices::default()).expect("predicts");
         let red = predictions[0].at(7, 9, 0).expect("predicted");
         let (h, m) = (red.highp_bounds, red.mediump_bounds);
         assert!(m.contains(2050.0 / 4096.0), "{m:?}");
         assert!(!h.contains(2050.0 / 4096.0), "{h:?}");
+    }
+
+    /// The run's profile reaches every point prediction: with softpipe's, `h` is softpipe's
+    /// highp value (its `log2` from `ln`, not llvmpipe's direct one), and `m`, though softpipe
+    /// lowers nothing, is still Mesa's binary16 prediction, so the models still tell a
+    /// lowering driver apart.
+    #[test]
+    fn the_runs_profile_reaches_the_predictions() {
+        let test = test_with("color = vec4(fract(log2(a) * 65536.0), a * b, 0.0, 1.0);");
+        let softpipe = Profile::builtin("softpipe").expect("built in").choices;
+        let at = |driver: &Choices| {
+            predict(&test, &[4], driver).expect("predicts")[0]
+                .at(7, 9, 0)
+                .expect("predicted")
+        };
+        let (on_softpipe, on_llvmpipe) = (at(&softpipe), at(&Choices::default()));
+        let alone = crate::backend::emu::predict_with(&test, Mode::Highp, &softpipe);
+        let softpipe_highp = alone.probes[0].observed[0];
+        assert_eq!(on_softpipe.highp.to_bits(), softpipe_highp.to_bits());
+        assert_ne!(on_softpipe.highp.to_bits(), on_llvmpipe.highp.to_bits());
+        assert_ne!(on_softpipe.mediump.to_bits(), on_softpipe.highp.to_bits());
+        assert_eq!(
+            lowering_model(&softpipe).lowering,
+            Choices::default().lowering
+        );
     }
 
     /// An implementation limit is the driver's to decide: no prediction rests on the
@@ -443,9 +510,11 @@ mod tests {
     #[test]
     fn a_shader_reading_an_implementation_limit_gets_no_prediction() {
         let test = test_with("color = vec4(float(gl_MaxDrawBuffers) * a, b, 0.0, 1.0);");
-        let reason = predict(&test, &[4]).err().unwrap_or_default();
+        let reason = predict(&test, &[4], &Choices::default())
+            .err()
+            .unwrap_or_default();
         assert!(reason.contains("gl_MaxDrawBuffers"), "{reason}");
         let plain = test_with("color = vec4(a, b, 0.0, 1.0);");
-        assert!(predict(&plain, &[4]).is_ok());
+        assert!(predict(&plain, &[4], &Choices::default()).is_ok());
     }
 }

@@ -142,6 +142,14 @@ pub fn load_profile(spec: &str) -> Result<Profile, String> {
     }
 }
 
+/// The profile of a run's options: [`load_profile`] of `spec`, the default when empty.
+pub fn profile_of(spec: &str) -> Result<Profile, String> {
+    match spec {
+        "" => Ok(Profile::default()),
+        spec => load_profile(spec),
+    }
+}
+
 /// `--emu-profile SPEC` checked before a run: the profile, and how workers name it (a
 /// built-in name, or the file made absolute).
 pub fn resolve_profile(spec: &str) -> Result<(String, Profile), String> {
