@@ -338,6 +338,23 @@ fn a_product_of_a_selection_of_a_doubled_product_may_be_multiplied_in_any_order(
 }
 
 #[test]
+fn a_mediump_int_holding_more_than_16_bits_is_undefined_where_ints_are_lowered() {
+    // llvmpipe narrowed a mediump `int` uniform set to 40000 where a highp copy of it was
+    // read (seed 2611, test 9064): its precision promises 16 bits, no more.
+    let module = shader(
+        "uniform mediump int k;",
+        "highp int j = k;\nc = vec4(float(j), 0.0, 0.0, 1.0);",
+    );
+    let m = run(&module, &Bounds::mediump(), &[("k", 40_000)], &[]);
+    assert!(m.open.iter().all(|&o| o), "{:?}", m.open);
+    let h = run(&module, &Bounds::highp(), &[("k", 40_000)], &[]);
+    assert!(h.open.iter().all(|&o| !o), "highp keeps 32 bits");
+    assert!(h.color[0][0].contains(40_000.0));
+    let within = run(&module, &Bounds::mediump(), &[("k", 30_000)], &[]);
+    assert!(within.open.iter().all(|&o| !o), "16 bits hold 30000");
+}
+
+#[test]
 fn a_scalar_normalize_may_be_the_specs_formula_not_only_mesas_sign() {
     let module = shader("uniform float x;", "c = vec4(normalize(x), 0.0, 0.0, 1.0);");
     let (bounds, point) = both(&module, &[], &[("x", 3.0)]);

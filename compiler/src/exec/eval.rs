@@ -37,7 +37,9 @@ impl<D: Domain> Invocation<'_, D> {
             ExprKind::Constant { value, .. } => Ok(self.constant(value)),
             ExprKind::Var(id) => {
                 self.open_unwritten_read(*id);
-                Ok(self.read(*id))
+                let value = self.read(*id);
+                self.open_narrow_int_read(*id, &value);
+                Ok(value)
             }
             ExprKind::Field(base, index) => {
                 let v = self.eval(base)?;

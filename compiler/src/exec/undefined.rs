@@ -98,6 +98,36 @@ impl<D: Domain> Invocation<'_, D> {
         self.leave_open(|i| open[i]);
     }
 
+    /// Leaves open, where the domain lowers integers, the lanes where a lowp or mediump
+    /// integer variable holds a value outside 16 bits: its precision promises no more, so a
+    /// driver that keeps it in 16 bits may read anything (llvmpipe narrowed a mediump `int`
+    /// uniform set to 40000 where a highp copy of it was read: seed 2611, test 9064).
+    pub(super) fn open_narrow_int_read(&mut self, id: VarId, value: &Value<D::F>) {
+        if !(self.domain.tracks_ranges() && self.domain.lowers_ints()) {
+            return;
+        }
+        let Some(var) = self.module.variables.get(id.0 as usize) else {
+            return;
+        };
+        let (min, max) = match var.ty.base() {
+            _ if !var.precision.is_lowerable() => return,
+            Some(BaseType::Int) => (i64::from(i16::MIN), i64::from(i16::MAX)),
+            Some(BaseType::Uint) => (0, i64::from(u16::MAX)),
+            _ => return,
+        };
+        let mut open = vec![false; self.lanes];
+        for lanes in value {
+            if let Lanes::Int(v) = lanes {
+                for (i, slot) in open.iter_mut().enumerate() {
+                    *slot |= !(min..=max).contains(&at(v, i));
+                }
+            }
+        }
+        if open.contains(&true) {
+            self.leave_open(|i| open[i]);
+        }
+    }
+
     /// Records that the active lanes wrote components `written` of `id`.
     pub(super) fn mark_written(&mut self, id: VarId, written: &[Offset]) {
         let Some(flags) = self.unwritten.get_mut(&id) else {
