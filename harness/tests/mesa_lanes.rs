@@ -26,6 +26,10 @@ const INT16_CASES: [&str; 10] = [
     "varyings/es3_flat_mediump_int.shader_test",
 ];
 
+/// Cases whose floats and 16-bit integers both show lowering: `partial` where only the
+/// integers are 16-bit (llvmpipe without F16C).
+const INT16_AND_FLOAT_CASES: [&str; 1] = ["soundness/mediump_int_uniform_out_of_range.shader_test"];
+
 /// One lane's run of `cases/`: its exit code, console text and results.
 struct Lane {
     code: Option<i32>,
@@ -243,6 +247,8 @@ fn llvmpipe_without_f16c_lowers_no_float_case_and_every_int16_case() {
         let verdict = result(lane, path).verdict;
         if is_int16(path) {
             assert_eq!(verdict, Some(Verdict::Lowered), "{path}");
+        } else if INT16_AND_FLOAT_CASES.contains(&path.as_str()) {
+            assert_eq!(verdict, Some(Verdict::Partial), "{path}");
         } else {
             assert!(
                 !matches!(
