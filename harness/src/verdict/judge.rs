@@ -100,6 +100,12 @@ impl ReferenceSaid {
         self.not_lowered |= evidence == Evidence::NotLowered;
     }
 
+    /// Adds what the reference said of the channel elsewhere (another probe).
+    fn merge(&mut self, other: ReferenceSaid) {
+        self.lowered |= other.lowered;
+        self.not_lowered |= other.not_lowered;
+    }
+
     /// Whether the reference said both `lowered` and `not-lowered` of the channel.
     fn contradicts_itself(&self) -> bool {
         self.lowered && self.not_lowered
@@ -123,9 +129,8 @@ pub fn judge(
     let mut judgements = judge_probes(result, predictions, reference, silenced);
     let mut said = [ReferenceSaid::default(); 4];
     for j in judgements.iter().flatten() {
-        for (all, probe) in said.iter_mut().zip(&j.reference) {
-            all.lowered |= probe.lowered;
-            all.not_lowered |= probe.not_lowered;
+        for (all, &probe) in said.iter_mut().zip(&j.reference) {
+            all.merge(probe);
         }
     }
     for (silence, said) in silenced.iter_mut().zip(&said) {

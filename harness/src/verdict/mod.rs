@@ -65,15 +65,27 @@ pub fn attach(
             return;
         }
     };
-    let fixed = reduced::fixed_reduced_builtin(test);
+    // A fixed-precision built-in read, or a fixed mediump output written where the driver
+    // rounds mediump outputs: either holds the promoted test below highp too.
+    let fixed = reduced::fixed_reduced_builtin(test)
+        .map(|builtin| {
+            format!("the shaders read {builtin}, whose precision GLSL ES fixes below highp")
+        })
+        .or_else(|| {
+            let rounds = driver.interface.round_outputs;
+            let output = reduced::fixed_reduced_output(test).filter(|_| rounds)?;
+            Some(format!(
+                "the shaders write {output}, whose precision GLSL ES fixes at mediump, and the \
+                 driver's profile rounds mediump outputs to binary16"
+            ))
+        });
     let promoted = match (mode, fixed) {
         (ReferenceMode::None, _) => None,
-        (_, Some(builtin)) => {
+        (_, Some(why)) => {
             result.reference = Some(ReferenceRun {
                 outcome: ReferenceOutcome::Skipped,
                 reason: Some(format!(
-                    "the shaders read {builtin}, whose precision GLSL ES fixes below highp: \
-                     the promoted test would not be a highp reference"
+                    "{why}: the promoted test would not be a highp reference"
                 )),
                 status: None,
                 duration_s: 0.0,

@@ -89,6 +89,16 @@ pub fn fixed_reduced_builtin(test: &ShaderTest) -> Option<String> {
     })
 }
 
+/// The first output whose precision GLSL ES fixes below highp that a shader of `test`
+/// writes: `gl_FragColor` or `gl_FragData` in a GLSL ES 1.00 fragment shader (mediump).
+/// Promoting the shader to highp cannot change its precision either.
+pub fn fixed_reduced_output(test: &ShaderTest) -> Option<String> {
+    glsl_words(test, |stage, text, w| {
+        let version_100 = !text.contains("#version") || text.contains("#version 100");
+        matches!(w, "gl_FragColor" | "gl_FragData") && stage == Stage::Fragment && version_100
+    })
+}
+
 /// The first word, outside comments and disabled `#if` blocks, of a GLSL shader of `test`
 /// for which `wanted(stage, source, word)` holds.
 fn glsl_words(test: &ShaderTest, wanted: impl Fn(Stage, &str, &str) -> bool) -> Option<String> {
