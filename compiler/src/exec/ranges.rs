@@ -470,24 +470,20 @@ impl<D: Domain> Invocation<'_, D> {
         if width_of_expr(held) != width || !parts.iter().all(small) {
             return None;
         }
-        let mut factors = Vec::new();
-        for part in parts {
-            match self.product_factors(part, width) {
-                Some(inner) => factors.extend(inner),
-                None => factors.push(Factor::Of(part.clone())),
-            }
+        let two = doubled.then_some(Factor::Two);
+        let deep: Vec<Factor> = parts
+            .iter()
+            .flat_map(|part| {
+                self.product_factors(part, width)
+                    .unwrap_or_else(|| vec![Factor::Of(part.clone())])
+            })
+            .chain(two.clone())
+            .collect();
+        if deep.len() <= PRODUCT_FACTORS {
+            return Some(deep);
         }
-        if doubled {
-            factors.push(Factor::Two);
-        }
-        if factors.len() > PRODUCT_FACTORS {
-            // Too many to order: the first level alone.
-            factors = parts.iter().cloned().map(Factor::Of).collect();
-            if doubled {
-                factors.push(Factor::Two);
-            }
-        }
-        Some(factors)
+        // Too many to order: the first level alone.
+        Some(parts.iter().cloned().map(Factor::Of).chain(two).collect())
     }
 
     /// `(c ? a : b) * k` as `c ? a * k : b * k`: a driver may move a product into a
