@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use halfcheck_compiler::{compile, ir, CompileOptions, Model, Stage};
 
-use crate::backend::piglit::program::glsl_es_version;
-use crate::shader_test::{self, SourceKind};
+use halfcheck_piglit::program::glsl_es_version;
+use halfcheck_piglit::shader_test::{self, SourceKind};
 
 /// The stage to compile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

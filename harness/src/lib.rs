@@ -17,7 +17,6 @@ pub mod outputs;
 pub mod report;
 pub mod review;
 pub mod runner;
-pub mod shader_test;
 pub mod time_limit;
 pub mod validate;
 pub mod verdict;

@@ -1,7 +1,7 @@
 //! `halfcheck parse`: validates `.shader_test` files and summarises what they use.
 
 use crate::discover::{find_tests, TestFile};
-use crate::shader_test::{over_budget, parse_file, Command, OverBudget, ParseError};
+use halfcheck_piglit::shader_test::{over_budget, parse_file, Command, OverBudget, ParseError};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use halfcheck::backend::WindowImage;
+use halfcheck_piglit::WindowImage;
 use serde_json::Value;
 use std::path::Path;
 

@@ -8,7 +8,7 @@ mod common;
 
 use halfcheck::backend::emu::{predict, Mode};
 use halfcheck::results::Status;
-use halfcheck::shader_test::parse_file;
+use halfcheck_piglit::shader_test::parse_file;
 
 /// The amplified division anchor: `fract(a / b * 1024.0)`.
 const DIV_LOWERED: &str = "igalia-mediump/glsl-es-1.00/execution/mediump_div_lowered.shader_test";

@@ -7,8 +7,8 @@ mod common;
 
 use common::gl_backend;
 use halfcheck::backend::emu::{predict, Mode};
-use halfcheck::backend::Backend;
-use halfcheck::shader_test::parse_str;
+use halfcheck_piglit::shader_test::parse_str;
+use halfcheck_piglit::Backend;
 use std::path::Path;
 
 const GRADIENT: &str = r#"[require]

@@ -4,7 +4,7 @@
 
 use halfcheck::backend::emu::{predict, Mode};
 use halfcheck::results::Status;
-use halfcheck::shader_test::parse_str;
+use halfcheck_piglit::shader_test::parse_str;
 use std::path::Path;
 
 fn run(fragment: &str, commands: &str) -> halfcheck::results::TestResult {

@@ -7,7 +7,7 @@
 
 use halfcheck::backend::emu::{predict, Mode};
 use halfcheck::results::Status;
-use halfcheck::shader_test::{parse_file, parse_str};
+use halfcheck_piglit::shader_test::{parse_file, parse_str};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

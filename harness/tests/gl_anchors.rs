@@ -10,9 +10,9 @@
 mod common;
 
 use common::{gl_backend, igalia_mediump, rerun_on_softpipe, shader_tests};
-use halfcheck::backend::Backend;
 use halfcheck::results::Status;
-use halfcheck::shader_test::parse_file;
+use halfcheck_piglit::shader_test::parse_file;
+use halfcheck_piglit::Backend;
 use std::path::Path;
 
 fn is_lowered(path: &Path) -> bool {

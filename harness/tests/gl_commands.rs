@@ -6,9 +6,9 @@ mod common;
 
 use common::gl_backend;
 use halfcheck::backend::gl::GlBackend;
-use halfcheck::backend::Backend;
 use halfcheck::results::{Status, TestResult};
-use halfcheck::shader_test::{parse_str, Command, Located};
+use halfcheck_piglit::shader_test::{parse_str, Command, Located};
+use halfcheck_piglit::Backend;
 use std::path::Path;
 
 fn run(backend: &mut GlBackend, text: &str) -> TestResult {

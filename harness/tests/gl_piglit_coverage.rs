@@ -11,9 +11,9 @@
 mod common;
 
 use common::{gl_backend, rerun_on_softpipe};
-use halfcheck::backend::Backend;
 use halfcheck::results::Status;
-use halfcheck::shader_test::parse_file;
+use halfcheck_piglit::shader_test::parse_file;
+use halfcheck_piglit::Backend;
 use halfcheck_test_support::piglit;
 
 /// The framebuffer-fetch files under `generated_tests/spec/EXT_shader_framebuffer_fetch*/

@@ -1,6 +1,6 @@
 //! Malformed `.shader_test` inputs each give one clear error naming file, line and column.
 
-use halfcheck::shader_test::{parse_file, parse_str, ParseError};
+use halfcheck_piglit::shader_test::{parse_file, parse_str, ParseError};
 use std::path::Path;
 
 fn error_for(text: &str) -> ParseError {

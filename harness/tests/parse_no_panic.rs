@@ -1,6 +1,6 @@
 //! No input makes the reader panic: random bytes and mutated real files only give errors.
 
-use halfcheck::shader_test::parse_str;
+use halfcheck_piglit::shader_test::parse_str;
 use proptest::prelude::*;
 use std::path::Path;
 

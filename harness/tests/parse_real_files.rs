@@ -3,8 +3,8 @@
 //! reason when those are absent, unless `HALFCHECK_REQUIRE_ANCHORS=1` /
 //! `HALFCHECK_REQUIRE_PIGLIT=1`.
 
-use halfcheck::shader_test::*;
 use halfcheck::validate::validate;
+use halfcheck_piglit::shader_test::*;
 use halfcheck_test_support::{igalia_mediump, piglit};
 use std::path::Path;
 

@@ -1,9 +1,9 @@
 //! A backend that runs nothing: every test passes with no probes. It lets the runner's own
 //! tests (crash and hang recovery, filters, results) run on machines with no driver.
 
-use super::Backend;
 use crate::results::{RunInfo, Status, TestResult};
-use crate::shader_test::ShaderTest;
+use halfcheck_piglit::shader_test::ShaderTest;
+use halfcheck_piglit::Backend;
 
 /// The do-nothing backend behind `--backend mock`.
 pub struct MockBackend;

@@ -3,22 +3,15 @@
 //! To add a backend: implement [`Backend`] in a module of its own under `backend/`, give it a
 //! [`BackendKind`] variant and construct it in [`open_backend`]. The GL backend and the
 //! emulator both implement this trait; the runner, verdicts and reports never see which.
-//! A backend that runs piglit's `[test]` commands implements [`piglit::Device`] (clear, draw,
-//! uniforms, textures, framebuffers, readback) and hands it to [`piglit::run`], which holds
+//! A backend that runs piglit's `[test]` commands implements [`halfcheck_piglit::Device`] (clear, draw,
+//! uniforms, textures, framebuffers, readback) and hands it to [`halfcheck_piglit::run`], which holds
 //! piglit's semantics once for every backend.
 
-use crate::results::{RunInfo, TestResult};
-use crate::shader_test::ShaderTest;
+use halfcheck_piglit::Backend;
 
 pub mod emu;
 pub mod gl;
 mod mock;
-pub mod piglit;
-mod stop;
-mod window;
-
-pub use stop::Stop;
-pub use window::WindowImage;
 
 /// Which backend a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -97,28 +90,5 @@ pub fn open_backend(kind: BackendKind, options: &BackendOptions) -> Result<Opene
             emu::profile_of(&options.emu_profile)?,
         )))),
         BackendKind::Mock => Ok(opened(Box::new(mock::MockBackend))),
-    }
-}
-
-/// Something that runs shader tests.
-///
-/// One instance serves one worker thread; it may keep state (a GL context) between tests but
-/// must leave none behind that changes the next test's result.
-pub trait Backend {
-    /// Facts about the driver for `results.json`'s `run` object (backend, renderer, versions).
-    fn run_info(&self) -> RunInfo;
-    /// Runs one test and reports its status and probes. Never panics on bad input.
-    fn run_test(&mut self, test: &ShaderTest) -> TestResult;
-    /// From now on, keep each test's final window framebuffer for [`Backend::take_window`]
-    /// (the emulator then shades every pixel, not only the probed ones).
-    fn keep_windows(&mut self) {}
-    /// From now on, a test that [`Backend::exact_window`] says needs no exact floats may draw
-    /// into an RGBA8 window as piglit's is (the GL backend; unless windows are kept).
-    fn narrow_windows(&mut self) {}
-    /// Whether the next tests need the exact floats their shaders write (the default).
-    fn exact_window(&mut self, _exact: bool) {}
-    /// The window framebuffer the last test left, when kept and the test ran.
-    fn take_window(&mut self) -> Option<WindowImage> {
-        None
     }
 }

@@ -16,9 +16,9 @@
 use super::battery::Probe;
 use crate::backend::emu::{predict_with, Mode};
 use crate::results::TestResult;
-use crate::shader_test::{parse_str, ShaderTest};
 use halfcheck_compiler::profile::CHOICES;
 use halfcheck_compiler::Choices;
+use halfcheck_piglit::shader_test::{parse_str, ShaderTest};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Mutex;

@@ -3,7 +3,6 @@
 
 use super::detail::float_image;
 use super::load::Loaded;
-use crate::backend::WindowImage;
 use crate::lane::lane;
 use crate::results::read::{read_regular, MAX_RESULTS_BYTES};
 use crate::results::{
@@ -12,6 +11,7 @@ use crate::results::{
 };
 use crate::review::Review;
 use crate::verdict::compare::{Change, Comparison};
+use halfcheck_piglit::WindowImage;
 use halfcheck_reports::model;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -4,10 +4,10 @@
 //! precision, and the emulator's highp and mediump images of the whole framebuffer.
 
 use crate::backend::emu::{render, Mode};
-use crate::backend::piglit::program::{glsl_es_version, source};
-use crate::backend::WindowImage;
-use crate::shader_test::{parse_file, ShaderTest, SourceKind, Stage};
 use crate::time_limit;
+use halfcheck_piglit::program::{glsl_es_version, source};
+use halfcheck_piglit::shader_test::{parse_file, ShaderTest, SourceKind, Stage};
+use halfcheck_piglit::WindowImage;
 use halfcheck_reports::annotate::annotate;
 use halfcheck_reports::model::{EmulatorImages, FloatImage, TestDetail};
 use std::collections::BTreeSet;

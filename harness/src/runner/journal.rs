@@ -1,11 +1,11 @@
 //! Writing the journal (`results.jsonl`, format in `halfcheck_results::read_journal`) and
 //! reading back any kind of results: a `results.json`, a journal, or a directory holding them.
 
-use crate::backend::WindowImage;
 use crate::outputs::CI_FILES;
 use crate::results::{
     read_journal, read_results, Journal, JournalHeader, JournalLine, ResultsFile, TestResult,
 };
+use halfcheck_piglit::WindowImage;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};

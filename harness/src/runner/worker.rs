@@ -7,11 +7,12 @@
 //! `;`-separated), the way deqp-runner's mock test binary does.
 
 use super::protocol::{Job, Reply};
-use crate::backend::{emu, open_backend, BackendKind, BackendOptions, WindowImage};
+use crate::backend::{emu, open_backend, BackendKind, BackendOptions};
 use crate::results::{FramebufferFile, RunInfo, Status, TestResult};
-use crate::shader_test::parse_file;
 use crate::verdict;
 use clap::ValueEnum;
+use halfcheck_piglit::shader_test::parse_file;
+use halfcheck_piglit::WindowImage;
 use regex::Regex;
 use std::io::{BufRead, Write};
 use std::path::Path;

@@ -13,8 +13,8 @@ pub use classify::{ChannelVerdict, Interval, Verdict};
 pub use reference::ReferenceMode;
 
 use crate::results::{ReferenceOutcome, ReferenceRun, Status, TestResult};
-use crate::shader_test::ShaderTest;
 use halfcheck_compiler::Choices;
+use halfcheck_piglit::shader_test::ShaderTest;
 use std::time::Instant;
 
 /// How a run judges its tests.

@@ -20,10 +20,10 @@ use super::classify::{ChannelPrediction, Interval};
 use super::reduced::{compiler_stage, implementation_limit};
 use crate::backend::emu::{probe_values, skip_reason, Compiled, Evaluation, Mode, ProbeValues};
 use crate::results::{PredictionInfo, Status};
-use crate::shader_test::{ShaderTest, SourceKind};
 use halfcheck_compiler::exec::{Bounds, Domain, Guided, Rounding};
 use halfcheck_compiler::front::requalify::demote_to_mediump;
 use halfcheck_compiler::{Choices, CompileOptions, Model, Profile, Switches};
+use halfcheck_piglit::shader_test::{ShaderTest, SourceKind};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -397,7 +397,7 @@ pub fn describe(profile: &Profile) -> BTreeMap<String, PredictionInfo> {
 mod tests {
     use super::*;
     use crate::backend::emu::compile_options;
-    use crate::shader_test::parse_str;
+    use halfcheck_piglit::shader_test::parse_str;
     use std::path::Path;
 
     /// A test whose fragment shader computes `body` from uniforms `a` and `b`, probed at one

@@ -9,10 +9,10 @@
 //! cannot take the shader, a type whose implicit default is below highp, named in a GLSL ES
 //! shader, counts instead.
 
-use crate::backend::piglit::program::glsl_es_version;
-use crate::shader_test::{ShaderTest, SourceKind, Stage};
 use halfcheck_compiler::ir::Module;
 use halfcheck_compiler::{compile, preprocess, CompileOptions, Model};
+use halfcheck_piglit::program::glsl_es_version;
+use halfcheck_piglit::shader_test::{ShaderTest, SourceKind, Stage};
 
 /// True when some GLSL shader of `test` holds anything lowp or mediump, written or implicit.
 pub fn declares_reduced_precision(test: &ShaderTest) -> bool {
@@ -151,7 +151,7 @@ pub fn compiler_stage(stage: Stage) -> halfcheck_compiler::Stage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shader_test::parse_str;
+    use halfcheck_piglit::shader_test::parse_str;
     use std::path::Path;
 
     fn declares(fragment: &str) -> bool {

@@ -13,8 +13,8 @@ use super::judge::uniform_rgba;
 use super::predict::ProbePrediction;
 use super::reduced::compiler_stage;
 use crate::results::{ProbeResult, TestResult};
-use crate::shader_test::{ShaderTest, SourceKind};
 use halfcheck_compiler::front::requalify::promote_to_highp;
+use halfcheck_piglit::shader_test::{ShaderTest, SourceKind};
 
 /// Whether and when a run asks for the highp reference (`--reference`).
 #[derive(
@@ -109,7 +109,7 @@ fn probe_decided(probe: &ProbeResult, prediction: &ProbePrediction) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shader_test::parse_str;
+    use halfcheck_piglit::shader_test::parse_str;
     use std::path::Path;
 
     #[test]

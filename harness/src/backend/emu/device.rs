@@ -12,16 +12,16 @@ use super::shade::{Attribute, Blend, Draw, Factor, Topology};
 use super::textures::Units;
 use super::uniforms::Uniforms;
 use super::{Evaluation, ProbeValues, Stop};
-use crate::backend::piglit::device::{self, ArraysDraw, Primitive, Readback, RectDraw};
-use crate::backend::piglit::probe::{region, Region};
-use crate::backend::piglit::program::{ATTRIB_POS, ATTRIB_TEX};
-use crate::backend::piglit::{self as piglit, Device};
-use crate::backend::WindowImage;
 use crate::results::ProbeResult;
-use crate::shader_test::{
+use halfcheck_compiler::exec::Domain;
+use halfcheck_piglit::device::{self, ArraysDraw, Primitive, Readback, RectDraw};
+use halfcheck_piglit::probe::{region, Region};
+use halfcheck_piglit::program::{ATTRIB_POS, ATTRIB_TEX};
+use halfcheck_piglit::shader_test::{
     AttribType, Command, ShaderTest, TextureCheckerboard, TextureRgbw, UniformSet, VertexData,
 };
-use halfcheck_compiler::exec::Domain;
+use halfcheck_piglit::WindowImage;
+use halfcheck_piglit::{self as piglit, Device};
 use std::collections::BTreeMap;
 
 /// Runs `test` (whose requirements were checked) in `domain`, with its shaders as

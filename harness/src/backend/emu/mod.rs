@@ -36,11 +36,11 @@ pub use require::skip_reason;
 use halfcheck_compiler::exec::{Domain, Rounding};
 use halfcheck_compiler::{Choices, CompileOptions, Profile};
 
-use crate::backend::piglit::probe::Region;
-use crate::backend::{Backend, Stop, WindowImage};
 use crate::results::read::{check_yaml_nesting, read_regular_text, MAX_SETTINGS_BYTES};
 use crate::results::{RunInfo, Status, TestResult};
-use crate::shader_test::ShaderTest;
+use halfcheck_piglit::probe::Region;
+use halfcheck_piglit::shader_test::ShaderTest;
+use halfcheck_piglit::{Backend, Stop, WindowImage};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::Instant;

@@ -7,11 +7,11 @@
 //! storage than the emulator's budget is skipped before it runs.
 
 use super::{link, Stop};
-use crate::backend::piglit::program as piglit;
-use crate::shader_test::{ShaderTest, Stage};
 use halfcheck_compiler::exec::used_variables;
 use halfcheck_compiler::ir::{Module, Type, VarMode};
 use halfcheck_compiler::{compile, CompileOptions};
+use halfcheck_piglit::program as piglit;
+use halfcheck_piglit::shader_test::{ShaderTest, Stage};
 use std::collections::BTreeMap;
 
 /// What building a test's program gave.

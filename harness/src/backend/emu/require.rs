@@ -2,8 +2,8 @@
 //! shaders in GLSL, no extensions, the commands `exec` knows, and what fits halfcheck's
 //! budget (`shader_test::limits`).
 
-use crate::backend::piglit::program::version_number;
-use crate::shader_test::{over_budget, Api, Requirement, ShaderTest, SourceKind, Stage};
+use halfcheck_piglit::program::version_number;
+use halfcheck_piglit::shader_test::{over_budget, Api, Requirement, ShaderTest, SourceKind, Stage};
 
 /// The GL ES version the emulator stands for (x100).
 const ES_VERSION: u32 = 310;

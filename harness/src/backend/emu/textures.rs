@@ -16,9 +16,9 @@
 //! by [`TEXEL_ALLOWANCE`].
 
 use super::Stop;
-use crate::backend::piglit::textures as piglit;
-use crate::shader_test::{TextureCheckerboard, TextureRgbw};
 use halfcheck_compiler::profile::Filtering;
+use halfcheck_piglit::shader_test::{TextureCheckerboard, TextureRgbw};
+use halfcheck_piglit::textures as piglit;
 use std::collections::BTreeMap;
 
 /// How a coordinate outside [0, 1] wraps.

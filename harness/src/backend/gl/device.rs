@@ -11,16 +11,16 @@ use super::program::{self, Linked};
 use super::target::Target;
 use super::textures::{self, Textures};
 use super::{state, uniforms, Stop};
-use crate::backend::piglit::device::{ArraysDraw, Device, Program, Readback, RectDraw};
-use crate::backend::piglit::probe::Region;
-use crate::backend::piglit::{self as piglit};
-use crate::backend::WindowImage;
 use crate::results::TestResult;
-use crate::shader_test::{
+use glow::HasContext;
+use halfcheck_piglit::device::{ArraysDraw, Device, Program, Readback, RectDraw};
+use halfcheck_piglit::probe::Region;
+use halfcheck_piglit::shader_test::{
     BlitBuffer, FbBinding, FbTarget, ProbedBuffer, ShaderTest, TextureCheckerboard, TextureInteger,
     TextureRgbw, TextureStorage, UniformSet,
 };
-use glow::HasContext;
+use halfcheck_piglit::WindowImage;
+use halfcheck_piglit::{self as piglit};
 use std::collections::BTreeMap;
 
 /// Runs `test` (whose requirements were already checked) and reports its result, with the

@@ -9,9 +9,9 @@
 
 use super::program::{ATTRIB_POS, ATTRIB_TEX};
 use super::Stop;
-use crate::backend::piglit::device::{ArraysDraw, Primitive, RectDraw};
-use crate::shader_test::{AttribType, VertexColumn, VertexData};
 use glow::HasContext;
+use halfcheck_piglit::device::{ArraysDraw, Primitive, RectDraw};
+use halfcheck_piglit::shader_test::{AttribType, VertexColumn, VertexData};
 
 /// Draws a rectangle's corners; `restore` is the test's vertex array, bound again after.
 pub fn rect(

@@ -28,11 +28,11 @@ mod uniforms;
 pub use context::{ContextInfo, DeviceInfo};
 pub use platform::{AngleBackend, EglChoice, Platform, ANGLE_SEARCH};
 
-use crate::backend::{Backend, Stop, WindowImage};
 use crate::results::{RunInfo, Status, TestResult};
-use crate::shader_test::ShaderTest;
 use context::GlContext;
 use glow::HasContext;
+use halfcheck_piglit::shader_test::ShaderTest;
+use halfcheck_piglit::{Backend, Stop, WindowImage};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::time::Instant;

@@ -7,9 +7,9 @@
 use super::formats::Readout;
 use super::target::Target;
 use super::Stop;
-use crate::backend::piglit::device::Readback;
-use crate::backend::piglit::probe::Region;
 use glow::{HasContext, PixelPackData};
+use halfcheck_piglit::device::Readback;
+use halfcheck_piglit::probe::Region;
 
 /// Reads the RGBA pixels of `region` of the bound read framebuffer as floats: exact for a
 /// float target, `b / 255` for a normalised one.

@@ -8,12 +8,12 @@
 
 use super::context::ExtraFunctions;
 use super::Stop;
-use crate::backend::piglit::program as piglit;
-use crate::shader_test::{ShaderSource, ShaderTest, Stage};
 use glow::HasContext;
+use halfcheck_piglit::program as piglit;
+use halfcheck_piglit::shader_test::{ShaderSource, ShaderTest, Stage};
 use std::collections::BTreeMap;
 
-pub use crate::backend::piglit::program::{ATTRIB_POS, ATTRIB_TEX};
+pub use halfcheck_piglit::program::{ATTRIB_POS, ATTRIB_TEX};
 
 /// The program object(s) a test's shaders built.
 pub struct Linked {

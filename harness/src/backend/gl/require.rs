@@ -7,8 +7,8 @@
 //! nowhere skip in the shared command loop.)
 
 use super::context::ContextInfo;
-use crate::backend::piglit::program::version_number;
-use crate::shader_test::{
+use halfcheck_piglit::program::version_number;
+use halfcheck_piglit::shader_test::{
     over_budget, Api, AttribType, Command, Requirement, ShaderTest, SourceKind, Stage, UniformType,
 };
 
@@ -152,8 +152,8 @@ fn vertex_data(test: &ShaderTest) -> Option<String> {
         .then(|| "double vertex attributes need desktop GL".into())
 }
 
-fn op_text(op: crate::shader_test::Comparison) -> &'static str {
-    use crate::shader_test::Comparison::*;
+fn op_text(op: halfcheck_piglit::shader_test::Comparison) -> &'static str {
+    use halfcheck_piglit::shader_test::Comparison::*;
     match op {
         Less => "<",
         LessEqual => "<=",

@@ -8,11 +8,11 @@
 
 use super::formats::{self, Readout};
 use super::Stop;
-use crate::backend::piglit::textures as piglit;
-use crate::shader_test::{
+use glow::{HasContext, PixelUnpackData};
+use halfcheck_piglit::shader_test::{
     TextureCheckerboard, TextureInteger, TextureRgbw, TextureStorage, TextureTarget,
 };
-use glow::{HasContext, PixelUnpackData};
+use halfcheck_piglit::textures as piglit;
 use std::collections::BTreeMap;
 
 /// A texture a command created, and what `fb` commands and probes need of it.

@@ -6,8 +6,8 @@
 //! `uniform int`. A name the program does not have fails the test, as piglit does.
 
 use super::Stop;
-use crate::shader_test::{Scalar, UniformSet, UniformType};
 use glow::HasContext;
+use halfcheck_piglit::shader_test::{Scalar, UniformSet, UniformType};
 
 /// Sets one uniform of the program in use.
 pub fn set(gl: &glow::Context, program: glow::Program, set: &UniformSet) -> Result<(), Stop> {

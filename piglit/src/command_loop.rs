@@ -17,9 +17,9 @@ use super::draw;
 use super::probe::{
     buffer_holds, failure_reason, judge, judge_integers, region, DEFAULT_TOLERANCE,
 };
-use crate::backend::Stop;
-use crate::results::{ProbeResult, Status, TestResult};
 use crate::shader_test::{Command, Probe, RectMode, Scalar, ShaderTest};
+use crate::Stop;
+use halfcheck_results::{ProbeResult, Status, TestResult};
 use std::collections::BTreeMap;
 
 /// Runs `test`'s commands on `device` (the test's requirements already checked) and reports
@@ -324,8 +324,8 @@ fn arrays(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::piglit::device::Readback;
-    use crate::backend::piglit::probe::Region;
+    use crate::device::Readback;
+    use crate::probe::Region;
     use crate::shader_test::{parse_str, TextureCheckerboard, TextureRgbw, UniformSet};
     use std::path::Path;
 

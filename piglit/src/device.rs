@@ -10,12 +10,12 @@
 
 use super::draw::Corners;
 use super::probe::Region;
-use crate::backend::{Stop, WindowImage};
-use crate::results::ProbeResult;
 use crate::shader_test::{
     BlitBuffer, FbBinding, FbTarget, ProbedBuffer, ShaderTest, TextureCheckerboard, TextureInteger,
     TextureRgbw, TextureStorage, UniformSet,
 };
+use crate::{Stop, WindowImage};
+use halfcheck_results::ProbeResult;
 use std::collections::BTreeMap;
 
 /// What building a test's program gave.

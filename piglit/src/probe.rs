@@ -9,10 +9,10 @@
 //! of `x * 255`. Rect and `all` probes report the first failing pixel, else the first pixel;
 //! with exact floats they also keep every pixel's values for the verdict.
 
-use crate::results::ProbeResult;
 use crate::shader_test::{
     BufferProbe, BufferValue, Comparison, Probe, ProbeRegion, ProbedBuffer, Scalar,
 };
+use halfcheck_results::ProbeResult;
 
 /// Piglit's default per-channel tolerance.
 pub const DEFAULT_TOLERANCE: [f64; 4] = [0.01; 4];

@@ -1,6 +1,6 @@
 //! Why a test stopped early: what a device returns to end the command loop (`piglit::run`).
 
-use crate::results::Status;
+use halfcheck_results::Status;
 
 /// Why a test stopped early: a status (fail, skip, error) and the reason.
 #[derive(Debug, Clone, PartialEq)]

@@ -23,7 +23,7 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// Reads a test or shader file of at most [`MAX_FILE_BYTES`]; a larger one, or one that is
 /// no regular file (a named pipe would wait for a writer forever), is an error that says so.
 pub fn read_bounded(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
-    crate::results::read::read_regular(path, MAX_FILE_BYTES)
+    halfcheck_results::read::read_regular(path, MAX_FILE_BYTES)
 }
 
 /// The longest side of a window or texture, in pixels.
