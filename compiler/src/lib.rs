@@ -16,7 +16,6 @@
 
 pub mod analysis;
 mod buffer;
-pub mod exec;
 pub mod front;
 pub mod ir;
 pub mod sema;
@@ -63,10 +62,8 @@ pub fn parse_shader(
 }
 
 pub mod passes;
-pub mod profile;
 
 pub use passes::Switches;
-pub use profile::{Choices, Profile, ProfileError};
 pub use sema::Model;
 
 /// How [`compile`] runs.
@@ -89,20 +86,7 @@ impl Default for CompileOptions {
             model: Model::Mesa,
             lower: true,
             final_pipeline: false,
-            switches: Switches::llvmpipe(),
-        }
-    }
-}
-
-impl Choices {
-    /// How the emulator compiles for these choices: with `lower`, by their precision rules
-    /// and lowering switches, the later pipeline included; without, nothing lowered.
-    pub fn compile_options(&self, lower: bool) -> CompileOptions {
-        CompileOptions {
-            model: self.precision,
-            lower,
-            final_pipeline: lower,
-            switches: self.lowering,
+            switches: Switches::default(),
         }
     }
 }

@@ -18,7 +18,6 @@
 //! controls (lowering everything the rules allow changes no probed value) need not
 //! discriminate.
 
-use crate::backend::emu::{predict as run_emulator, Mode};
 use crate::discover::find_tests;
 use crate::time_limit;
 use crate::verdict::classify::ChannelPrediction;
@@ -26,6 +25,7 @@ use crate::verdict::predict::predict;
 use crate::verdict::reduced::{compiler_stage, declares_reduced_precision};
 use halfcheck_compiler::analysis::foldable::foldable_patterns;
 use halfcheck_compiler::{compile, parse_shader, CompileOptions, Model};
+use halfcheck_emu::{predict as run_emulator, Mode};
 use halfcheck_piglit::probe::unorm8;
 use halfcheck_piglit::shader_test::{parse_file, ShaderTest, SourceKind};
 use std::path::PathBuf;
@@ -127,7 +127,7 @@ fn lint_test(test: &ShaderTest) -> Result<Vec<(usize, String)>, String> {
     }
     let counts: Vec<usize> = emulated.probes.iter().map(|p| p.observed.len()).collect();
     // The corpus is written for the default profile's driver (llvmpipe).
-    let predictions = predict(test, &counts, &halfcheck_compiler::Choices::default())?;
+    let predictions = predict(test, &counts, &halfcheck_emu::Choices::default())?;
     let reported: Vec<Vec<ChannelPrediction>> = emulated
         .probes
         .iter()

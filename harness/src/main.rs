@@ -1,7 +1,6 @@
 //! The `halfcheck` command line.
 
 use clap::{Parser, Subcommand};
-use halfcheck::backend::emu::{parse_mode as parse_emu_mode, resolve_profile, Mode};
 use halfcheck::backend::gl::{list_devices, DeviceInfo, EglChoice, Platform};
 use halfcheck::backend::BackendKind;
 use halfcheck::console::summary::{summary, Ending, LISTED};
@@ -18,6 +17,7 @@ use halfcheck::runner::{resume, run, worker_main, Hooks, RunOptions, Settings, W
 use halfcheck::validate::validate;
 use halfcheck::verdict::expectations::Expectations;
 use halfcheck::verdict::ReferenceMode;
+use halfcheck_emu::{parse_mode as parse_emu_mode, resolve_profile, Mode};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;

@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use halfcheck_compiler::Profile;
+use halfcheck_emu::Profile;
 use serde_json::Value;
 use std::path::Path;
 
@@ -49,7 +49,7 @@ fn assert_is_shipped(fingerprinted: &Profile, shipped: &str) {
     if shipped == "llvmpipe" && !host_has_fma() {
         // llvmpipe fuses its polynomials' multiply-adds only on a CPU that has FMA.
         println!("this CPU has no FMA: llvmpipe's polynomials are expected split");
-        expected.choices.arithmetic.polynomial_fma = halfcheck_compiler::profile::Fma::Split;
+        expected.choices.arithmetic.polynomial_fma = halfcheck_emu::profile::Fma::Split;
     }
     let undetermined = |p: &Profile| p.undetermined.keys().cloned().collect::<Vec<_>>();
     assert_eq!(

@@ -6,8 +6,8 @@
 
 mod common;
 
-use halfcheck::backend::emu::{predict, Mode};
 use halfcheck::results::Status;
+use halfcheck_emu::{predict, Mode};
 use halfcheck_piglit::shader_test::parse_file;
 
 /// The amplified division anchor: `fract(a / b * 1024.0)`.
@@ -68,9 +68,9 @@ fn the_emulator_predicts_the_binary16_value_of_every_probed_channel() {
 
 #[test]
 fn acceptance_intervals_plug_into_the_same_emulator() {
-    use halfcheck::backend::emu::{compile_options, evaluate};
-    use halfcheck_compiler::exec::Bounds;
     use halfcheck_compiler::sema::Model;
+    use halfcheck_emu::exec::Bounds;
+    use halfcheck_emu::{compile_options, evaluate};
     let Some(path) = common::anchors(DIV_LOWERED) else {
         return;
     };

@@ -6,7 +6,7 @@
 mod common;
 
 use common::gl_backend;
-use halfcheck::backend::emu::{predict, Mode};
+use halfcheck_emu::{predict, Mode};
 use halfcheck_piglit::shader_test::parse_str;
 use halfcheck_piglit::Backend;
 use std::path::Path;

@@ -2,8 +2,8 @@
 //! divide integers by zero, sample units that hold nothing, discard everything, or draw
 //! degenerate and off-screen geometry give a result with a reason.
 
-use halfcheck::backend::emu::{predict, Mode};
 use halfcheck::results::Status;
+use halfcheck_emu::{predict, Mode};
 use halfcheck_piglit::shader_test::parse_str;
 use std::path::Path;
 
@@ -89,8 +89,8 @@ fn a_shader_the_compiler_rejects_fails_with_its_log() {
 /// fails on the emulator passes there, with the same values the judged run keeps.
 #[test]
 fn probe_values_keep_the_values_without_judging() {
-    use halfcheck::backend::emu::{compile_options, evaluate, probe_values, Compiled};
-    use halfcheck_compiler::exec::Rounding;
+    use halfcheck_emu::exec::Rounding;
+    use halfcheck_emu::{compile_options, evaluate, probe_values, Compiled};
     let text = "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
          [fragment shader]\n#version 300 es\nprecision highp float;\nout vec4 color;\n\
          void main() { color = vec4(0.25, 0.5, 0.75, 1.0); }\n\n[test]\ndraw rect -1 -1 2 2\n\

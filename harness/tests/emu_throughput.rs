@@ -5,8 +5,8 @@
 //! computed once for all lanes), on a 250x250 `probe all`, and the in-process time of the
 //! whole corpus (cases/ and the Igalia anchors) in mediump mode.
 
-use halfcheck::backend::emu::{predict, Mode};
 use halfcheck::results::Status;
+use halfcheck_emu::{predict, Mode};
 use halfcheck_piglit::shader_test::{parse_file, parse_str};
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -4,8 +4,8 @@
 
 use halfcheck::fingerprint::battery::battery;
 use halfcheck::fingerprint::infer::{Inference, Inferrer, Reading};
-use halfcheck_compiler::profile::CHOICES;
-use halfcheck_compiler::Choices;
+use halfcheck_emu::profile::CHOICES;
+use halfcheck_emu::Choices;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;

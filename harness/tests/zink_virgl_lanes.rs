@@ -16,7 +16,7 @@ mod common;
 use common::*;
 use halfcheck::results::{read_results, ResultsFile, Verdict};
 use halfcheck::verdict::expectations::Expectations;
-use halfcheck_compiler::Profile;
+use halfcheck_emu::Profile;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

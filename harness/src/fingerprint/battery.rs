@@ -83,7 +83,7 @@ const MIX_ARGUMENTS: &str =
     "uniform vec2 x 0.13 1.3\nuniform vec2 y 0.91 0.11\nuniform vec2 t 0.29 0.71\n\
      uniform vec2 mx 1.3 0.13\nuniform vec2 my 0.11 0.91\nuniform vec2 mt 0.71 0.29";
 
-/// Every probe of the battery, one per choice of `halfcheck_compiler::profile::CHOICES`.
+/// Every probe of the battery, one per choice of `halfcheck_emu::profile::CHOICES`.
 pub fn battery() -> Vec<Probe> {
     let at0 = &[(0, 0)][..];
     let probe = |choice, text| Probe { choice, text };

@@ -14,10 +14,10 @@
 //! so a probe sees the rest of the profile as the device has it.
 
 use super::battery::Probe;
-use crate::backend::emu::{predict_with, Mode};
 use crate::results::TestResult;
-use halfcheck_compiler::profile::CHOICES;
-use halfcheck_compiler::Choices;
+use halfcheck_emu::profile::CHOICES;
+use halfcheck_emu::Choices;
+use halfcheck_emu::{predict_with, Mode};
 use halfcheck_piglit::shader_test::{parse_str, ShaderTest};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;

@@ -8,14 +8,14 @@
 pub mod battery;
 pub mod infer;
 
-use crate::backend::emu::Mode;
 use crate::backend::BackendKind;
 use crate::lane::lane;
 use crate::results::{RunInfo, TestResult};
 use crate::review::{Finding, Review};
 use crate::runner::{run, Hooks, Progress, RunOptions, Settings};
 use crate::verdict::ReferenceMode;
-use halfcheck_compiler::Profile;
+use halfcheck_emu::Mode;
+use halfcheck_emu::Profile;
 use infer::{reading, Inference, Inferrer, Reading};
 use std::collections::BTreeMap;
 use std::path::Path;

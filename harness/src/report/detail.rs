@@ -3,8 +3,8 @@
 //! precision and lowering of each operation), the operations it computes at reduced
 //! precision, and the emulator's highp and mediump images of the whole framebuffer.
 
-use crate::backend::emu::{render, Mode};
 use crate::time_limit;
+use halfcheck_emu::{render, Mode};
 use halfcheck_piglit::program::{glsl_es_version, source};
 use halfcheck_piglit::shader_test::{parse_file, ShaderTest, SourceKind, Stage};
 use halfcheck_piglit::WindowImage;

@@ -24,7 +24,6 @@ mod worker;
 
 pub use worker::worker_main;
 
-use crate::backend::emu::{parse_mode, Mode};
 use crate::backend::{BackendKind, BackendOptions};
 use crate::discover::{absolute, find, read_test_list, Selected};
 use crate::results::{
@@ -33,6 +32,7 @@ use crate::results::{
 };
 use crate::review::{Finding, Review};
 use crate::verdict::ReferenceMode;
+use halfcheck_emu::{parse_mode, Mode};
 use interrupt::Interrupt;
 use journal::{damaged_lines, JournalWriter, JOURNAL, RESULTS};
 use pool::{run_pool, PoolSettings, Starting, Worker, WorkerCommand};

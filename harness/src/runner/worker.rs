@@ -7,10 +7,11 @@
 //! `;`-separated), the way deqp-runner's mock test binary does.
 
 use super::protocol::{Job, Reply};
-use crate::backend::{emu, open_backend, BackendKind, BackendOptions};
+use crate::backend::{open_backend, BackendKind, BackendOptions};
 use crate::results::{FramebufferFile, RunInfo, Status, TestResult};
 use crate::verdict;
 use clap::ValueEnum;
+use halfcheck_emu as emu;
 use halfcheck_piglit::shader_test::parse_file;
 use halfcheck_piglit::WindowImage;
 use regex::Regex;

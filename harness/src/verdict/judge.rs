@@ -9,10 +9,10 @@
 
 use super::classify::{classify_channel, combine, severity, ChannelPrediction, Verdict};
 use super::predict::ProbePrediction;
-use crate::backend::emu::uniform_pixels;
 use crate::results::{
     ChannelAnalysis, ChannelVerdict, Evidence, EvidenceLine, ProbeResult, TestResult,
 };
+use halfcheck_emu::uniform_pixels;
 
 /// The RGBA values a probe read: its whole region when kept, else its reported pixel.
 struct Pixels<'a> {

@@ -13,7 +13,7 @@ pub use classify::{ChannelVerdict, Interval, Verdict};
 pub use reference::ReferenceMode;
 
 use crate::results::{ReferenceOutcome, ReferenceRun, Status, TestResult};
-use halfcheck_compiler::Choices;
+use halfcheck_emu::Choices;
 use halfcheck_piglit::shader_test::ShaderTest;
 use std::time::Instant;
 

@@ -9,7 +9,7 @@
 //! varyings may enter in the mediump format, so a driver that lowers more than Mesa is still
 //! judged conforming. Each interval is computed alongside a point evaluation of the same IR
 //! ([`Guided`]), whose values steer control flow; where an interval leaves a decision open,
-//! the evaluator follows both ways or gives up the bound (`halfcheck_compiler::exec`).
+//! the evaluator follows both ways or gives up the bound (`halfcheck_emu::exec`).
 //!
 //! The point predictions follow the run's driver profile (`--emu-profile`, llvmpipe by
 //! default): its arithmetic, texture, raster and interface choices. A profile that lowers
@@ -18,11 +18,12 @@
 
 use super::classify::{ChannelPrediction, Interval};
 use super::reduced::{compiler_stage, implementation_limit};
-use crate::backend::emu::{probe_values, skip_reason, Compiled, Evaluation, Mode, ProbeValues};
 use crate::results::{PredictionInfo, Status};
-use halfcheck_compiler::exec::{Bounds, Domain, Guided, Rounding};
 use halfcheck_compiler::front::requalify::demote_to_mediump;
-use halfcheck_compiler::{Choices, CompileOptions, Model, Profile, Switches};
+use halfcheck_compiler::{CompileOptions, Model, Switches};
+use halfcheck_emu::exec::{Bounds, Domain, Guided, Rounding};
+use halfcheck_emu::{probe_values, skip_reason, Compiled, Evaluation, Mode, ProbeValues};
+use halfcheck_emu::{Choices, Profile};
 use halfcheck_piglit::shader_test::{ShaderTest, SourceKind};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -40,7 +41,7 @@ pub struct ProbePrediction {
 }
 
 /// Point and bound from a guided evaluation.
-type Pair = (f64, halfcheck_compiler::exec::Interval);
+type Pair = (f64, halfcheck_emu::exec::Interval);
 
 /// Where a probe's predictions come from: the emulator's evaluations, read per pixel on
 /// demand (a `probe all` holds 62,500 pixels), or a table.
@@ -295,7 +296,7 @@ fn cannot_run(reason: String) -> String {
 }
 
 /// The verdict's interval for an emulator interval (NaN-capable intervals are everything).
-fn interval(i: &halfcheck_compiler::exec::Interval) -> Interval {
+fn interval(i: &halfcheck_emu::exec::Interval) -> Interval {
     if i.may_be_nan() {
         Interval::new(f64::NEG_INFINITY, f64::INFINITY)
     } else {
@@ -396,7 +397,7 @@ pub fn describe(profile: &Profile) -> BTreeMap<String, PredictionInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::emu::compile_options;
+    use halfcheck_emu::compile_options;
     use halfcheck_piglit::shader_test::parse_str;
     use std::path::Path;
 
@@ -437,7 +438,7 @@ mod tests {
                 == Compiled::new(&test, &spec_lowered(&Choices::default()));
             assert_eq!(same, shared, "{body}");
             let predictions = predict(&test, &[4], &Choices::default()).expect("predicts");
-            let alone = crate::backend::emu::predict(&test, Mode::Mediump);
+            let alone = halfcheck_emu::predict(&test, Mode::Mediump);
             let observed = &alone.probes[0].observed;
             for (c, value) in observed.iter().enumerate() {
                 let m = predictions[0].at(7, 9, c).expect("predicted").mediump;
@@ -494,7 +495,7 @@ mod tests {
                 .expect("predicted")
         };
         let (on_softpipe, on_llvmpipe) = (at(&softpipe), at(&Choices::default()));
-        let alone = crate::backend::emu::predict_with(&test, Mode::Highp, &softpipe);
+        let alone = halfcheck_emu::predict_with(&test, Mode::Highp, &softpipe);
         let softpipe_highp = alone.probes[0].observed[0];
         assert_eq!(on_softpipe.highp.to_bits(), softpipe_highp.to_bits());
         assert_ne!(on_softpipe.highp.to_bits(), on_llvmpipe.highp.to_bits());

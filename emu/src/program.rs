@@ -1,13 +1,13 @@
 //! Compiles a test's vertex and fragment shaders to the IR the emulator runs.
 //!
 //! How (lowered or not, by which rules) is the caller's `CompileOptions`, from the run's
-//! profile and mode (`halfcheck_compiler::Choices::compile_options`). A shader the compiler
+//! profile and mode (`halfcheck_emu::Choices::compile_options`). A shader the compiler
 //! rejects fails the test, as a driver's compile error does in piglit; stages that do not
 //! link (`link`) give a program that `link error` expects. A shader whose variables need more
 //! storage than the emulator's budget is skipped before it runs.
 
 use super::{link, Stop};
-use halfcheck_compiler::exec::used_variables;
+use crate::exec::used_variables;
 use halfcheck_compiler::ir::{Module, Type, VarMode};
 use halfcheck_compiler::{compile, CompileOptions};
 use halfcheck_piglit::program as piglit;
@@ -205,7 +205,7 @@ mod tests {
     use super::*;
 
     fn fragment(source: &str) -> Module {
-        let options = halfcheck_compiler::Choices::default().compile_options(false);
+        let options = crate::Choices::default().compile_options(false);
         compile(source, halfcheck_compiler::Stage::Fragment, "t", &options).expect("compiles")
     }
 

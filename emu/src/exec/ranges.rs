@@ -18,8 +18,8 @@ use super::ops::{comp, lerp, products, sum_of_products, sum_of_terms, width_for,
 use super::undefined::conversion_out_of_range;
 use super::value::{at, map2, Lanes, Value};
 use super::{Domain, ExecResult, Invocation};
-use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Op};
 use crate::profile::{Dot, Mix};
+use halfcheck_compiler::ir::{BaseType, ConstValue, Expr, ExprKind, Op};
 
 /// Whether `op` holds for every pair of values in ranges `a` and `b`, or for none.
 fn decided(op: Compare, a: (f64, f64), b: (f64, f64)) -> bool {
@@ -678,7 +678,10 @@ impl<D: Domain> Invocation<'_, D> {
         if !d.tracks_ranges() {
             return Ok(None);
         }
-        let base = dot.ty.base().unwrap_or(crate::ir::BaseType::Float);
+        let base = dot
+            .ty
+            .base()
+            .unwrap_or(halfcheck_compiler::ir::BaseType::Float);
         let dot_width = super::ops::width_for(base, dot.precision);
         let value = self.eval(dot)?;
         let Some(Lanes::Float(squared)) = value.first() else {

@@ -12,8 +12,7 @@ use super::shade::{Attribute, Blend, Draw, Factor, Topology};
 use super::textures::Units;
 use super::uniforms::Uniforms;
 use super::{Evaluation, ProbeValues, Stop};
-use crate::results::ProbeResult;
-use halfcheck_compiler::exec::Domain;
+use crate::exec::Domain;
 use halfcheck_piglit::device::{self, ArraysDraw, Primitive, Readback, RectDraw};
 use halfcheck_piglit::probe::{region, Region};
 use halfcheck_piglit::program::{ATTRIB_POS, ATTRIB_TEX};
@@ -22,6 +21,7 @@ use halfcheck_piglit::shader_test::{
 };
 use halfcheck_piglit::WindowImage;
 use halfcheck_piglit::{self as piglit, Device};
+use halfcheck_results::ProbeResult;
 use std::collections::BTreeMap;
 
 /// Runs `test` (whose requirements were checked) in `domain`, with its shaders as

@@ -16,7 +16,7 @@
 //! by [`TEXEL_ALLOWANCE`].
 
 use super::Stop;
-use halfcheck_compiler::profile::Filtering;
+use crate::profile::Filtering;
 use halfcheck_piglit::shader_test::{TextureCheckerboard, TextureRgbw};
 use halfcheck_piglit::textures as piglit;
 use std::collections::BTreeMap;
@@ -335,7 +335,7 @@ fn converted(range: [[f64; 2]; 4]) -> [[f64; 2]; 4] {
     range.map(|[lo, hi]| [lo - TEXEL_ALLOWANCE, hi + TEXEL_ALLOWANCE])
 }
 
-impl halfcheck_compiler::exec::Textures for Units {
+impl crate::exec::Textures for Units {
     fn sample(&self, unit: i64, coord: [f32; 2], lod: f32) -> Option<[f32; 4]> {
         let texture = self.units.get(&u32::try_from(unit).ok()?)?;
         let minifying = lod > 0.0;
@@ -449,7 +449,7 @@ impl halfcheck_compiler::exec::Textures for Units {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use halfcheck_compiler::exec::Textures;
+    use crate::exec::Textures;
 
     fn rgbw(filtering: Filtering) -> Units {
         let mut units = Units::new(filtering);

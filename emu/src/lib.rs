@@ -1,5 +1,5 @@
 //! The emulator backend: runs `.shader_test` files with no GPU, on halfcheck's own compiler
-//! and its software f16 emulator (`halfcheck_compiler::exec`).
+//! and its software f16 emulator (`crate::exec`).
 //!
 //! Each test's shaders are compiled to the IR (`program`), its commands run by the shared
 //! piglit command loop on a software RGBA32F framebuffer (`device`, `framebuffer`):
@@ -7,20 +7,22 @@
 //! vertices, rasterise the triangles into 2x2 quads (`raster`) and run the fragment shader on
 //! batches of quads in parallel (`shade`). Uniforms (`uniforms`), piglit's textures
 //! (`textures`), clears and probes follow piglit, with the probe logic shared with the GL
-//! backend (`backend::piglit`). What the emulated driver does is its profile
+//! backend (`halfcheck_piglit`). What the emulated driver does is its profile
 //! ([`Profile`]: built in, or a YAML file, see [`load_profile`]); the arithmetic is the run's
 //! [`Mode`]: `mediump` computes as the profile says, `highp` the same driver with nothing
 //! lowered, `exact` the binary64 reference.
 //!
 //! [`predict`] runs one parsed test in a mode and returns its result: the verdict stage reads
 //! each probe's computed value from it. [`evaluate`] does the same in any numeric domain (the
-//! acceptance intervals of `halfcheck_compiler::exec::Bounds` included) and keeps every
+//! acceptance intervals of `crate::exec::Bounds` included) and keeps every
 //! probe's values over its whole region.
 
 mod device;
+pub mod exec;
 mod framebuffer;
 mod interp;
 mod link;
+pub mod profile;
 mod program;
 mod raster;
 mod require;
@@ -29,18 +31,20 @@ mod textures;
 mod ties;
 mod uniforms;
 
-pub use halfcheck_compiler::exec::Mode;
+pub use crate::exec::Mode;
 pub use program::Compiled;
 pub use require::skip_reason;
 
-use halfcheck_compiler::exec::{Domain, Rounding};
-use halfcheck_compiler::{Choices, CompileOptions, Profile};
+use crate::exec::{Domain, Rounding};
+pub use profile::{Choices, Profile, ProfileError};
 
-use crate::results::read::{check_yaml_nesting, read_regular_text, MAX_SETTINGS_BYTES};
-use crate::results::{RunInfo, Status, TestResult};
+use halfcheck_compiler::CompileOptions;
+
 use halfcheck_piglit::probe::Region;
 use halfcheck_piglit::shader_test::ShaderTest;
 use halfcheck_piglit::{Backend, Stop, WindowImage};
+use halfcheck_results::read::{check_yaml_nesting, read_regular_text, MAX_SETTINGS_BYTES};
+use halfcheck_results::{RunInfo, Status, TestResult};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::Instant;

@@ -5,7 +5,7 @@
 use super::layout;
 use super::value::{at, Lanes, Value};
 use super::{error, Domain, ExecResult, Invocation};
-use crate::ir::{ConstValue, Expr, ExprKind, Scalar, Type, VarId};
+use halfcheck_compiler::ir::{ConstValue, Expr, ExprKind, Scalar, Type, VarId};
 
 /// Where one component of an lvalue sits in its variable's flattened value.
 #[derive(Clone, Debug, PartialEq, Eq)]

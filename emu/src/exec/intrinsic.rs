@@ -7,7 +7,7 @@ use super::domain::{Binary, Compare, Unary, Width};
 use super::ops::width_for;
 use super::value::{map1, map2, Lanes, Value};
 use super::{error, Domain, ExecResult, Invocation};
-use crate::ir::{BaseType, Expr, Type};
+use halfcheck_compiler::ir::{BaseType, Expr, Type};
 
 /// Float lanes of one component.
 type Component<F> = Vec<F>;

@@ -16,7 +16,7 @@ use super::eval::Offset;
 use super::layout;
 use super::value::{Lanes, Value};
 use super::{error, Domain, ExecResult, Invocation};
-use crate::ir::{Block, Expr, FuncId, Stmt, Type, VarId, VarMode};
+use halfcheck_compiler::ir::{Block, Expr, FuncId, Stmt, Type, VarId, VarMode};
 
 /// The deepest call chain allowed (GLSL forbids recursion; this only guards).
 const MAX_DEPTH: u32 = 64;
@@ -240,7 +240,7 @@ impl<D: Domain> Invocation<'_, D> {
         Ok(())
     }
 
-    fn looped(&mut self, body: &Block, span: crate::span::Span) -> ExecResult<()> {
+    fn looped(&mut self, body: &Block, span: halfcheck_compiler::span::Span) -> ExecResult<()> {
         let carried = self.kept_loops.get(&span).cloned().unwrap_or_default();
         // The value entering the loop is stored too.
         self.store_in_memory(&carried);
@@ -287,7 +287,7 @@ impl<D: Domain> Invocation<'_, D> {
         callee: FuncId,
         args: &[Expr],
         result: Option<&Expr>,
-        span: crate::span::Span,
+        span: halfcheck_compiler::span::Span,
     ) -> ExecResult<()> {
         let module = self.module;
         let Some(function) = module.functions.get(callee.0 as usize) else {

@@ -11,11 +11,11 @@
 //! iterations keeps x87 extended precision, and a value assigned and read within one
 //! iteration keeps it too).
 
-use crate::ir::fold::fold;
-use crate::ir::{
+use halfcheck_compiler::ir::fold::fold;
+use halfcheck_compiler::ir::{
     visit, BaseType, Block, ConstValue, Expr, ExprKind, Module, Scalar, Stmt, Type, VarId, VarMode,
 };
-use crate::span::Span;
+use halfcheck_compiler::span::Span;
 use std::collections::HashMap;
 
 /// The longest loop NIR unrolls for llvmpipe (measured: 32 iterations are unrolled, 33 kept).

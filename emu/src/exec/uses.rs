@@ -1,7 +1,7 @@
 //! Which variables a module reads or writes anywhere, so a host sets only the inputs a shader
 //! uses (building `gl_FragCoord` for every fragment of a shader that never reads it is waste).
 
-use crate::ir::{Block, Expr, ExprKind, Module, Stmt};
+use halfcheck_compiler::ir::{Block, Expr, ExprKind, Module, Stmt};
 
 /// `used[i]` is true when variable `i` appears anywhere in `module`'s code.
 pub fn used_variables(module: &Module) -> Vec<bool> {

@@ -1,8 +1,8 @@
 //! What the unit tests of the memory rules (`loops`, `divergence`) share.
 
-use crate::ir::{Module, VarId};
-use crate::span::Span;
-use crate::{compile, CompileOptions, Stage};
+use halfcheck_compiler::ir::{Module, VarId};
+use halfcheck_compiler::span::Span;
+use halfcheck_compiler::{compile, CompileOptions, Stage};
 use std::collections::HashMap;
 
 /// For a fragment shader of `declarations` and a `main` of `body`, what `find` reports per

@@ -11,9 +11,9 @@
 //! binary16 after every operation, as the lowering pass decided.
 //!
 //! ```
-//! use halfcheck_compiler::exec::{Domain, Mode, Rounding, Width};
+//! use crate::exec::{Domain, Mode, Rounding, Width};
 //! let d = Rounding::new(Mode::Mediump);
-//! let third = d.binary(halfcheck_compiler::exec::Binary::Div, 1.0, 3.0, Width::Half);
+//! let third = d.binary(crate::exec::Binary::Div, 1.0, 3.0, Width::Half);
 //! assert_eq!(third, 0.333251953125);
 //! ```
 //!
@@ -51,8 +51,8 @@ pub use texture::{NoTextures, Textures};
 pub use uses::used_variables;
 pub use value::{Lanes, Value};
 
-use crate::ir::{Module, VarId, VarMode};
-use crate::span::Span;
+use halfcheck_compiler::ir::{Module, VarId, VarMode};
+use halfcheck_compiler::span::Span;
 use std::collections::HashMap;
 
 /// Why a shader could not be run: what, and where in its source.
@@ -116,7 +116,7 @@ pub struct Invocation<'a, D: Domain> {
     indeterminate: Vec<bool>,
     /// The variables a driver sees through in a sum, with what they hold, in domains that
     /// track ranges (`forward`).
-    forwarded: HashMap<VarId, crate::ir::Expr>,
+    forwarded: HashMap<VarId, halfcheck_compiler::ir::Expr>,
 }
 
 impl<'a, D: Domain> Invocation<'a, D> {

@@ -10,8 +10,8 @@
 //! took the branch; under a uniform condition it keeps x87 extended precision, and a value
 //! assigned and read inside the branch keeps it too).
 
-use crate::ir::{visit, Block, Expr, ExprKind, Module, Stmt, VarId, VarMode};
-use crate::span::Span;
+use halfcheck_compiler::ir::{visit, Block, Expr, ExprKind, Module, Stmt, VarId, VarMode};
+use halfcheck_compiler::span::Span;
 use std::collections::{HashMap, HashSet};
 
 /// Per `if` of `module` whose condition varies, the variables it assigns and does not

@@ -23,12 +23,10 @@ use super::textures::Units;
 use super::ties;
 use super::uniforms::Uniforms;
 use super::Stop;
-use halfcheck_compiler::exec::value::at;
-use halfcheck_compiler::exec::{
-    find_var, layout, Arrangement, Binary, Domain, Invocation, Lanes, Value, Width,
-};
+use crate::exec::value::at;
+use crate::exec::{find_var, layout, Arrangement, Binary, Domain, Invocation, Lanes, Value, Width};
+use crate::profile::Binary32;
 use halfcheck_compiler::ir::{Module, Precision, VarId, VarMode};
-use halfcheck_compiler::profile::Binary32;
 use halfcheck_piglit::shader_test::Stage;
 use rayon::prelude::*;
 use std::collections::BTreeMap;

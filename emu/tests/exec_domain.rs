@@ -3,7 +3,7 @@
 //! kind of operand (normals, subnormals, zeros, infinities, NaN).
 
 use half::f16;
-use halfcheck_compiler::exec::{Binary, Domain, Mode, Rounding, Unary, Width};
+use halfcheck_emu::exec::{Binary, Domain, Mode, Rounding, Unary, Width};
 use proptest::prelude::*;
 
 fn value(bits: u16) -> f64 {

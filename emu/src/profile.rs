@@ -11,12 +11,13 @@
 //! name. `Default` still gives the default profile's values, `llvmpipe`'s. The profiles halfcheck ships live in `compiler/profiles/`
 //! and are built into the binary ([`Profile::builtin`]), so a fresh clone needs no files.
 //!
-//! The compiler's passes read [`Choices::lowering`] (through [`crate::CompileOptions`]),
+//! The compiler's passes read [`Choices::lowering`] (through [`CompileOptions`]),
 //! the evaluator reads the rest through its domain (`exec::Domain::driver`), and the
 //! harness's emulator backend reads the raster, texture and interface choices.
 
-use crate::ir::Model;
-use crate::passes::Switches;
+use halfcheck_compiler::ir::Model;
+use halfcheck_compiler::passes::Switches;
+use halfcheck_compiler::CompileOptions;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -632,15 +633,6 @@ fn pointer(key: &str) -> String {
     format!("/{}", key.replace('.', "/"))
 }
 
-impl Switches {
-    /// What the llvmpipe profile enables (Mesa 22.3: 16-bit float, int, constants and
-    /// derivatives; uniforms stay 32-bit, measured: they are rounded only when entering an
-    /// operation).
-    pub fn llvmpipe() -> Self {
-        Profile::llvmpipe().choices.lowering
-    }
-}
-
 impl Default for Profile {
     /// The default profile, llvmpipe.
     fn default() -> Self {
@@ -781,6 +773,19 @@ fn without_location(message: &str) -> String {
     match message.find(" at line ") {
         Some(i) => message[..i].to_owned(),
         None => message.to_owned(),
+    }
+}
+
+impl Choices {
+    /// How the emulator compiles for these choices: with `lower`, by their precision rules
+    /// and lowering switches, the later pipeline included; without, nothing lowered.
+    pub fn compile_options(&self, lower: bool) -> CompileOptions {
+        CompileOptions {
+            model: self.precision,
+            lower,
+            final_pipeline: lower,
+            switches: self.lowering,
+        }
     }
 }
 

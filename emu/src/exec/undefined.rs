@@ -22,7 +22,7 @@ use super::eval::Offset;
 use super::layout;
 use super::value::{at, Lanes, Value};
 use super::{Domain, Invocation};
-use crate::ir::{BaseType, Type, VarId};
+use halfcheck_compiler::ir::{BaseType, Type, VarId};
 
 /// Per variable holding integer or bool components never written: per component, the lanes
 /// not written yet.

@@ -3,7 +3,7 @@
 //! (in GLSL ES 1.00 the precision only when both stages use it),
 //! and a uniform block (a struct type of the same name) the same members.
 
-use halfcheck_compiler::exec::used_variables;
+use crate::exec::used_variables;
 use halfcheck_compiler::ir::{Module, Type, VarMode, Variable};
 
 /// Why the two stages do not link, or `Ok` when they do.

@@ -5,7 +5,7 @@
 //! (h + a) + b` may add `b` to `65536.0` first, and `p = s.x * s.y; p * k` may multiply
 //! `s.y * k` first. [`ranges`](super::ranges) expands them in sums and products.
 
-use crate::ir::{BaseType, Block, Expr, ExprKind, Module, Stmt, VarId, VarMode};
+use halfcheck_compiler::ir::{BaseType, Block, Expr, ExprKind, Module, Stmt, VarId, VarMode};
 use std::collections::{HashMap, HashSet};
 
 /// The expression each such variable holds.

@@ -8,7 +8,7 @@
 
 use super::program::Program;
 use super::Stop;
-use halfcheck_compiler::exec::{find_var, layout, Domain, Invocation, Lanes, Value, Width};
+use crate::exec::{find_var, layout, Domain, Invocation, Lanes, Value, Width};
 use halfcheck_compiler::ir::{BaseType, Module, Precision, Type, VarMode};
 use halfcheck_piglit::shader_test::{Scalar, UniformSet};
 use std::collections::BTreeMap;

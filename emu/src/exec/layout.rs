@@ -2,7 +2,7 @@
 //! column-major, arrays element by element, structs member by member.
 
 use super::value::{Lanes, Value};
-use crate::ir::{BaseType, Module, Type};
+use halfcheck_compiler::ir::{BaseType, Module, Type};
 
 /// Number of flattened components of `ty` (0 for opaque types other than samplers, which
 /// hold their texture unit in one integer component).

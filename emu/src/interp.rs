@@ -20,7 +20,7 @@
 //! the vertex values' ranges, widened by a stated allowance for vertices snapped to the
 //! subpixel grid the spec requires and for binary32 plane arithmetic.
 
-use halfcheck_compiler::profile::Interpolation;
+use crate::profile::Interpolation;
 
 /// How far a conforming driver may move a vertex when it snaps it to its subpixel grid, in
 /// pixels: half a step of the 4 subpixel bits GL ES requires at least (`SUBPIXEL_BITS`).

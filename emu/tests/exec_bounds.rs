@@ -2,7 +2,7 @@
 //! `H` and `M`, and robustness on NaN and infinities.
 
 use half::f16;
-use halfcheck_compiler::exec::{Binary, Bounds, Compare, Domain, Interval, Unary, Width};
+use halfcheck_emu::exec::{Binary, Bounds, Compare, Domain, Interval, Unary, Width};
 use proptest::prelude::*;
 
 /// The binary32 value of `x`, as an exact `f64`.

@@ -1,10 +1,8 @@
 //! The emulator runs compiled shaders: each test names the precision rule it pins down.
 
-use halfcheck_compiler::exec::{
-    find_var, Arrangement, Invocation, Lanes, Mode, NoTextures, Rounding,
-};
 use halfcheck_compiler::ir::{Module, VarMode};
 use halfcheck_compiler::{compile, CompileOptions, Stage};
+use halfcheck_emu::exec::{find_var, Arrangement, Invocation, Lanes, Mode, NoTextures, Rounding};
 
 fn fragment(source: &str, lower: bool) -> Module {
     let options = CompileOptions {
@@ -97,7 +95,7 @@ fn accumulated(start: &str, trip_count: &str, place: &str) -> (f64, f64) {
          c = vec4(x - 1003.0, fract(x * 1024.0), 0.0, 1.0); }}"
     );
     let module = fragment(&src, false);
-    let choices = halfcheck_compiler::Choices::default()
+    let choices = halfcheck_emu::Choices::default()
         .with("arithmetic.binary32", "extended")
         .and_then(|c| c.with("arithmetic.control_flow_variables", place))
         .expect("valid choices");

@@ -8,9 +8,9 @@ use super::domain::Width;
 use super::ops::f32_at;
 use super::value::{at, Lanes, Value};
 use super::{error, Arrangement, Domain, ExecResult, Invocation};
-use crate::ir::types::Dim;
-use crate::ir::{BaseType, Expr, TexOp, Texture, Type};
 use crate::profile::{Binary32, TexelConversion};
+use halfcheck_compiler::ir::types::Dim;
+use halfcheck_compiler::ir::{BaseType, Expr, TexOp, Texture, Type};
 
 /// The textures bound to units, as the host (the emulator backend) holds them.
 pub trait Textures: Sync {

@@ -8,8 +8,8 @@ use super::domain::Width;
 use super::ops::{bad, wrap};
 use super::value::{map1, map2, map3, Lanes, Value};
 use super::{error, Domain, ExecResult, Invocation};
-use crate::ir::{BaseType, Expr, ExprKind, Op};
 use half::f16;
+use halfcheck_compiler::ir::{BaseType, Expr, ExprKind, Op};
 
 impl<D: Domain> Invocation<'_, D> {
     /// Evaluates a conversion, packing or bit operation.

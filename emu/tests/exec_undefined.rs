@@ -2,11 +2,11 @@
 //! the result undefined or to the driver: each test names the rule it pins down, and checks
 //! that the point evaluation (the modelled driver) is unchanged.
 
-use halfcheck_compiler::exec::{
-    find_var, Arrangement, Bounds, Domain, Interval, Invocation, Lanes, Mode, NoTextures, Rounding,
-};
 use halfcheck_compiler::ir::{Module, VarMode};
 use halfcheck_compiler::{compile, CompileOptions, Stage};
+use halfcheck_emu::exec::{
+    find_var, Arrangement, Bounds, Domain, Interval, Invocation, Lanes, Mode, NoTextures, Rounding,
+};
 
 /// A GLSL ES 3.00 fragment shader with highp default precision, `body` in `main`, writing
 /// `vec4 c`.
