@@ -6,9 +6,11 @@
 //! (progress, summary). `ARCHITECTURE.md` has the whole picture.
 
 pub mod backend;
+pub mod compare;
 pub mod compile_cmd;
 pub mod console;
 pub mod discover;
+pub mod expectations;
 pub mod fingerprint;
 pub mod lane;
 pub mod lanes;
@@ -19,7 +21,6 @@ pub mod review;
 pub mod runner;
 pub mod time_limit;
 pub mod validate;
-pub mod verdict;
 
 /// The `results.json` contract, in its own crate so readers need none of the harness.
 pub use halfcheck_results as results;

@@ -16,14 +16,14 @@
 //! 2. With expectations, what differs from them (as deqp-runner treats its baselines): an
 //!    unexpected result, an unexpected improvement (still failing until the expectations are
 //!    updated), or, for a test the expectations list under `flakes`, a flake.
-//! 3. With a baseline, a regression against it (the rule of [`crate::verdict::compare`]).
+//! 3. With a baseline, a regression against it (the rule of [`crate::compare`]).
 //! 4. With neither, a test that failed, crashed, timed out or errored.
 //!
 //! A flake is reported apart and never fails a run; every other finding does.
 
+use crate::compare::{compare, is_regression, Comparison};
+use crate::expectations::Expectations;
 use crate::results::{Attempt, ResultsFile, Status, TestResult, Verdict};
-use crate::verdict::compare::{compare, is_regression, Comparison};
-use crate::verdict::expectations::Expectations;
 use std::path::Path;
 
 /// Why a test needs attention.

@@ -7,8 +7,8 @@
 mod common;
 
 use common::*;
+use halfcheck::expectations::Expectations;
 use halfcheck::results::{read_results, ResultsFile, TestResult, Verdict};
-use halfcheck::verdict::expectations::Expectations;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 

@@ -14,8 +14,8 @@
 mod common;
 
 use common::*;
+use halfcheck::expectations::Expectations;
 use halfcheck::results::{read_results, ResultsFile, Verdict};
-use halfcheck::verdict::expectations::Expectations;
 use halfcheck_emu::Profile;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};

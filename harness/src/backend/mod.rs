@@ -40,7 +40,7 @@ pub struct BackendOptions {
     pub framebuffers: Option<std::path::PathBuf>,
     /// Whether the worker also runs each lowp/mediump test promoted to highp on the same
     /// backend, as the verdict's reference (`--reference`).
-    pub reference: crate::verdict::ReferenceMode,
+    pub reference: halfcheck_verdict::ReferenceMode,
     /// The emulator's driver profile (`--emu-profile`): a built-in name or a YAML file
     /// (made absolute, for the workers); the default profile when empty.
     pub emu_profile: String,

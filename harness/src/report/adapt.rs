@@ -3,6 +3,7 @@
 
 use super::detail::float_image;
 use super::load::Loaded;
+use crate::compare::{Change, Comparison};
 use crate::lane::lane;
 use crate::results::read::{read_regular, MAX_RESULTS_BYTES};
 use crate::results::{
@@ -10,7 +11,6 @@ use crate::results::{
     TestResult,
 };
 use crate::review::Review;
-use crate::verdict::compare::{Change, Comparison};
 use halfcheck_piglit::WindowImage;
 use halfcheck_reports::model;
 use std::collections::BTreeMap;

@@ -14,9 +14,9 @@ mod rerun;
 
 pub use load::{load, Loaded};
 
+use crate::compare::compare;
 use crate::results::{ResultsFile, Status, Verdict};
 use crate::review::Review;
-use crate::verdict::compare::compare;
 use halfcheck_reports::model::{FirstSeen, History, Judged, Site};
 use halfcheck_reports::{render, Written};
 use rayon::prelude::*;

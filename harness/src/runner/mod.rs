@@ -31,8 +31,8 @@ use crate::results::{
     JOURNAL_FORMAT,
 };
 use crate::review::{Finding, Review};
-use crate::verdict::ReferenceMode;
 use halfcheck_emu::{parse_mode, Mode};
+use halfcheck_verdict::ReferenceMode;
 use interrupt::Interrupt;
 use journal::{damaged_lines, JournalWriter, JOURNAL, RESULTS};
 use pool::{run_pool, PoolSettings, Starting, Worker, WorkerCommand};

@@ -9,11 +9,11 @@
 use super::protocol::{Job, Reply};
 use crate::backend::{open_backend, BackendKind, BackendOptions};
 use crate::results::{FramebufferFile, RunInfo, Status, TestResult};
-use crate::verdict;
 use clap::ValueEnum;
 use halfcheck_emu as emu;
 use halfcheck_piglit::shader_test::parse_file;
 use halfcheck_piglit::WindowImage;
+use halfcheck_verdict as verdict;
 use regex::Regex;
 use std::io::{BufRead, Write};
 use std::path::Path;

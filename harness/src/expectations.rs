@@ -21,8 +21,8 @@
 //! unexpected, and `n/a` matches only an expected `n/a`. Tests that were skipped or broke are
 //! judged by their status alone.
 
-use super::classify::Verdict;
 use crate::results::read::{check_yaml_nesting, read_regular_text, MAX_SETTINGS_BYTES};
+use crate::results::Verdict;
 use crate::results::{quote, ResultsFile, Status, TestResult};
 use globset::{GlobBuilder, GlobMatcher};
 use regex::Regex;

@@ -43,7 +43,7 @@
 //! at highp included: nothing there can tell a lowering driver from one that does not; a
 //! driver that lowers it anyway is out of bounds).
 
-pub use crate::results::{ChannelEvidence, ChannelVerdict, Evidence, Interval, Verdict};
+pub use halfcheck_results::{ChannelEvidence, ChannelVerdict, Evidence, Interval, Verdict};
 
 /// What the emulator predicts for one probed channel at one pixel.
 #[derive(Debug, Clone, Copy, PartialEq)]

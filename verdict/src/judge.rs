@@ -9,10 +9,10 @@
 
 use super::classify::{classify_channel, combine, severity, ChannelPrediction, Verdict};
 use super::predict::ProbePrediction;
-use crate::results::{
+use halfcheck_emu::uniform_pixels;
+use halfcheck_results::{
     ChannelAnalysis, ChannelVerdict, Evidence, EvidenceLine, ProbeResult, TestResult,
 };
-use halfcheck_emu::uniform_pixels;
 
 /// The RGBA values a probe read: its whole region when kept, else its reported pixel.
 struct Pixels<'a> {
@@ -465,7 +465,7 @@ fn ulp(x: f64, mantissa: i32, min_exp: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{Evidence, Interval, Status};
+    use halfcheck_results::{Evidence, Interval, Status};
 
     /// fract(1/3 * 1024): 0.3333 at binary32, exactly 0.25 in binary16.
     const HIGHP: f32 = 0.333_343_5;

@@ -12,9 +12,9 @@ use super::classify::{bounds_evidence, Evidence};
 use super::judge::uniform_rgba;
 use super::predict::ProbePrediction;
 use super::reduced::compiler_stage;
-use crate::results::{ProbeResult, TestResult};
 use halfcheck_compiler::front::requalify::promote_to_highp;
 use halfcheck_piglit::shader_test::{ShaderTest, SourceKind};
+use halfcheck_results::{ProbeResult, TestResult};
 
 /// Whether and when a run asks for the highp reference (`--reference`).
 #[derive(

@@ -18,13 +18,13 @@
 
 use super::classify::{ChannelPrediction, Interval};
 use super::reduced::{compiler_stage, implementation_limit};
-use crate::results::{PredictionInfo, Status};
 use halfcheck_compiler::front::requalify::demote_to_mediump;
 use halfcheck_compiler::{CompileOptions, Model, Switches};
 use halfcheck_emu::exec::{Bounds, Domain, Guided, Rounding};
 use halfcheck_emu::{probe_values, skip_reason, Compiled, Evaluation, Mode, ProbeValues};
 use halfcheck_emu::{Choices, Profile};
 use halfcheck_piglit::shader_test::{ShaderTest, SourceKind};
+use halfcheck_results::{PredictionInfo, Status};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 

@@ -12,9 +12,9 @@
 //! that it did not get to (it stopped early), is not compared. The report starts with how the
 //! runs' drivers differ, if they do.
 
-use super::classify::Verdict;
-use super::expectations::status_rank;
 use crate::discover::Selected;
+use crate::expectations::status_rank;
+use crate::results::Verdict;
 use crate::results::{ResultsFile, TestResult};
 
 /// One test's difference between two runs.

@@ -1,9 +1,8 @@
-//! Verdicts: whether a driver lowered, what each driver is expected to do, and how two runs
-//! differ. Plain data and pure functions, apart from running.
+//! Verdicts: whether a driver lowered, judged from the values its probes observed, the
+//! emulator's predictions for the run's driver profile and, where it ran, the driver's own
+//! highp reference. Plain data and pure functions, apart from running the reference.
 
 pub mod classify;
-pub mod compare;
-pub mod expectations;
 pub mod judge;
 pub mod predict;
 pub mod reduced;
@@ -12,9 +11,9 @@ pub mod reference;
 pub use classify::{ChannelVerdict, Interval, Verdict};
 pub use reference::ReferenceMode;
 
-use crate::results::{ReferenceOutcome, ReferenceRun, Status, TestResult};
 use halfcheck_emu::Choices;
 use halfcheck_piglit::shader_test::ShaderTest;
+use halfcheck_results::{ReferenceOutcome, ReferenceRun, Status, TestResult};
 use std::time::Instant;
 
 /// How a run judges its tests.
