@@ -19,7 +19,7 @@ use crate::results::{ResultsFile, TestResult};
 
 /// One test's difference between two runs.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Change {
+pub(crate) struct Change {
     /// The test.
     pub name: String,
     /// `status, verdict` before.
@@ -30,7 +30,7 @@ pub struct Change {
 
 /// Everything that differs between two runs.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Comparison {
+pub(crate) struct Comparison {
     /// Worse than before.
     pub regressions: Vec<Change>,
     /// Better than before.
@@ -50,7 +50,7 @@ pub struct Comparison {
 }
 
 /// Whether `new` is worse than `old` (see the module's rules).
-pub fn is_regression(old: &TestResult, new: &TestResult) -> bool {
+pub(crate) fn is_regression(old: &TestResult, new: &TestResult) -> bool {
     direction(old, new) < 0
 }
 
@@ -89,7 +89,7 @@ fn describe(result: &TestResult) -> String {
 }
 
 /// Compares two runs test by test.
-pub fn compare(old: &ResultsFile, new: &ResultsFile) -> Comparison {
+pub(crate) fn compare(old: &ResultsFile, new: &ResultsFile) -> Comparison {
     let mut out = Comparison {
         run_differences: run_differences(old, new),
         ..Comparison::default()
@@ -168,13 +168,13 @@ fn run_differences(old: &ResultsFile, new: &ResultsFile) -> Vec<String> {
 impl Comparison {
     /// A human-readable report, one section per kind of change, every test listed
     /// (`halfcheck compare`).
-    pub fn report(&self) -> String {
+    pub(crate) fn report(&self) -> String {
         self.report_listing(usize::MAX)
     }
 
     /// The report with at most `listed` tests per section, each cut section ending in how many
     /// more there are and the command that lists them all (the console after a run).
-    pub fn report_listing(&self, listed: usize) -> String {
+    pub(crate) fn report_listing(&self, listed: usize) -> String {
         let mut text = String::new();
         let mut section = |title: &str, lines: Vec<String>| {
             if !lines.is_empty() {

@@ -15,7 +15,7 @@ use halfcheck_piglit::shader_test::{self, SourceKind};
 
 /// The stage to compile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum StageArg {
+pub(crate) enum StageArg {
     /// Fragment shader.
     Frag,
     /// Vertex shader.
@@ -26,7 +26,7 @@ pub enum StageArg {
 
 /// The precision model.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum ModelArg {
+pub(crate) enum ModelArg {
     /// Everything the GLSL ES precision rules allow is lowered.
     Spec,
     /// What Mesa does (the default).
@@ -36,7 +36,7 @@ pub enum ModelArg {
 
 /// The dump format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum DumpFormat {
+pub(crate) enum DumpFormat {
     /// Mesa's s-expressions (`glsl_compiler --dump-lir`).
     #[default]
     Sexpr,
@@ -46,7 +46,7 @@ pub enum DumpFormat {
 
 /// Arguments of `halfcheck compile`.
 #[derive(Clone, Debug, clap::Args)]
-pub struct CompileArgs {
+pub(crate) struct CompileArgs {
     /// A `.frag`, `.vert`, `.comp` or `.shader_test` file.
     pub file: PathBuf,
     /// Stage (default: from the extension; fragment for `.shader_test`).
@@ -148,7 +148,7 @@ fn load(path: &Path, stage: Option<StageArg>) -> Result<(String, Stage), String>
 }
 
 /// Runs `halfcheck compile`; returns what to print, or the error.
-pub fn run(args: &CompileArgs) -> Result<String, String> {
+pub(crate) fn run(args: &CompileArgs) -> Result<String, String> {
     let (source, stage) = load(&args.file, args.stage)?;
     let options = CompileOptions {
         model: match args.model {

@@ -18,11 +18,11 @@ use std::hash::Hasher;
 use std::path::{Component, Path, PathBuf};
 
 /// The file (its content does not matter) that marks a directory as a suite root.
-pub const SUITE_MARKER: &str = ".halfcheck-suite";
+pub(crate) const SUITE_MARKER: &str = ".halfcheck-suite";
 
 /// A test file found on disk.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct TestFile {
+pub(crate) struct TestFile {
     /// Name in results: the path from the suite root, starting with the root's name.
     pub name: String,
     /// Where the file is.
@@ -31,7 +31,7 @@ pub struct TestFile {
 
 /// Everything found under the paths given.
 #[derive(Debug, Default)]
-pub struct Found {
+pub(crate) struct Found {
     /// The tests, sorted by name, each file once.
     pub tests: Vec<TestFile>,
     /// Name prefixes the paths given cover (a directory's name, or a file's full name): a test
@@ -45,7 +45,7 @@ pub struct Found {
 ///
 /// Errors (a missing path, an unreadable directory, a name collision) are collected; the walk
 /// goes on, and `run` refuses to start while any is left.
-pub fn find(paths: &[PathBuf]) -> Found {
+pub(crate) fn find(paths: &[PathBuf]) -> Found {
     let mut found = Found::default();
     let mut files = Vec::new();
     for given in paths {
@@ -90,7 +90,7 @@ pub fn find(paths: &[PathBuf]) -> Found {
 }
 
 /// Lists every `*.shader_test` under `paths`, sorted by name, with the errors met (see [`find`]).
-pub fn find_tests(paths: &[PathBuf]) -> (Vec<TestFile>, Vec<String>) {
+pub(crate) fn find_tests(paths: &[PathBuf]) -> (Vec<TestFile>, Vec<String>) {
     let found = find(paths);
     (found.tests, found.errors)
 }
@@ -224,7 +224,7 @@ fn name_under(root: &Path, path: &Path) -> String {
 
 /// `path` made absolute against the current directory, with `.` and `..` resolved by name
 /// (symbolic links are kept, so a test reached through a link is named by the link).
-pub fn absolute(path: &Path) -> PathBuf {
+pub(crate) fn absolute(path: &Path) -> PathBuf {
     let joined = if path.is_absolute() {
         path.to_path_buf()
     } else {
@@ -246,7 +246,7 @@ pub fn absolute(path: &Path) -> PathBuf {
 }
 
 /// Whether `name` falls under one of the `scope` prefixes of [`Found::scope`].
-pub fn in_scope<'a>(scope: impl IntoIterator<Item = &'a String>, name: &str) -> bool {
+pub(crate) fn in_scope<'a>(scope: impl IntoIterator<Item = &'a String>, name: &str) -> bool {
     scope.into_iter().any(|prefix| {
         name == prefix
             || name
@@ -257,14 +257,14 @@ pub fn in_scope<'a>(scope: impl IntoIterator<Item = &'a String>, name: &str) -> 
 
 /// Include (`-t`) and exclude (`-x`) regexes on test names.
 #[derive(Debug, Default)]
-pub struct Filter {
+pub(crate) struct Filter {
     include: Vec<Regex>,
     exclude: Vec<Regex>,
 }
 
 impl Filter {
     /// Compiles the patterns; an invalid one is reported with its text.
-    pub fn new(include: &[String], exclude: &[String]) -> Result<Self, String> {
+    pub(crate) fn new(include: &[String], exclude: &[String]) -> Result<Self, String> {
         let compile = |patterns: &[String]| {
             patterns
                 .iter()
@@ -278,7 +278,7 @@ impl Filter {
     }
 
     /// Whether a test named `name` is selected.
-    pub fn selects(&self, name: &str) -> bool {
+    pub(crate) fn selects(&self, name: &str) -> bool {
         (self.include.is_empty() || self.include.iter().any(|r| r.is_match(name)))
             && !self.exclude.iter().any(|r| r.is_match(name))
     }
@@ -287,7 +287,7 @@ impl Filter {
 /// Compiles a regex given by the user; an invalid one is reported with its text cut to 100
 /// characters and the regex crate's last line (what is wrong), never the whole pattern
 /// again, which its own message repeats.
-pub fn regex(pattern: &str) -> Result<Regex, String> {
+pub(crate) fn regex(pattern: &str) -> Result<Regex, String> {
     Regex::new(pattern).map_err(|e| {
         let message = e.to_string();
         let what = message
@@ -305,7 +305,7 @@ pub fn regex(pattern: &str) -> Result<Regex, String> {
 
 /// The shard (0-based, below `count`) a test belongs to: a hash of its name alone, so adding
 /// or removing other tests never moves it. FNV-1a over the name's UTF-8 bytes.
-pub fn shard_of(name: &str, count: u32) -> u32 {
+pub(crate) fn shard_of(name: &str, count: u32) -> u32 {
     let mut hasher = fnv::FnvHasher::default();
     hasher.write(name.as_bytes());
     (hasher.finish() % u64::from(count.max(1))) as u32
@@ -315,7 +315,7 @@ pub fn shard_of(name: &str, count: u32) -> u32 {
 /// The runner chooses its tests with it, and `compare` tells a removed test from one that the
 /// other run left out.
 #[derive(Debug)]
-pub struct Selected {
+pub(crate) struct Selected {
     scope: Vec<String>,
     filter: Filter,
     list: Option<BTreeSet<String>>,
@@ -324,7 +324,7 @@ pub struct Selected {
 
 impl Selected {
     /// Compiles a selection (its regexes may be invalid when it was written by hand).
-    pub fn new(selection: &Selection) -> Result<Self, String> {
+    pub(crate) fn new(selection: &Selection) -> Result<Self, String> {
         Ok(Selected {
             scope: selection.scope.clone(),
             filter: Filter::new(&selection.include, &selection.exclude)?,
@@ -338,7 +338,7 @@ impl Selected {
 
     /// Whether the run selects `name`: under a path given, through `-t`/`-x`, on the test
     /// list, in the shard.
-    pub fn selects(&self, name: &str) -> bool {
+    pub(crate) fn selects(&self, name: &str) -> bool {
         in_scope(&self.scope, name)
             && self.filter.selects(name)
             && self.list.as_ref().is_none_or(|list| list.contains(name))
@@ -350,7 +350,7 @@ impl Selected {
 }
 
 /// Reads a `--test-list` file: one test name per line; blank lines and `#` comments skipped.
-pub fn read_test_list(path: &Path) -> Result<Vec<String>, String> {
+pub(crate) fn read_test_list(path: &Path) -> Result<Vec<String>, String> {
     let text = read_regular_text(path, MAX_SETTINGS_BYTES)
         .map_err(|e| format!("{}: cannot read the test list: {e}", path.display()))?;
     Ok(text

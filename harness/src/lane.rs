@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 /// The environment variables that choose or configure Mesa's driver (`GALLIUM_*`, `LP_*`),
 /// as this process has them.
-pub fn driver_environment() -> BTreeMap<String, String> {
+pub(crate) fn driver_environment() -> BTreeMap<String, String> {
     std::env::vars()
         .filter(|(k, _)| k.starts_with("GALLIUM_") || k.starts_with("LP_"))
         .collect()
@@ -19,7 +19,7 @@ pub fn driver_environment() -> BTreeMap<String, String> {
 /// without its SSE paths (and so without its binary16 float arithmetic); for ANGLE, its back
 /// end (`angle-swiftshader`, `angle-vulkan`, `angle-gles`); the backend's name for the
 /// emulator and the mock.
-pub fn lane(run: &RunInfo) -> String {
+pub(crate) fn lane(run: &RunInfo) -> String {
     if run.backend != "gl" {
         return run.backend.clone();
     }

@@ -12,7 +12,7 @@ const LAVAPIPE_ICD: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
 
 /// One lane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Lane {
+pub(crate) struct Lane {
     /// Its name, as results, expectations and profiles use it.
     pub name: &'static str,
     /// The stack, in words.
@@ -26,7 +26,7 @@ pub struct Lane {
 }
 
 /// Every lane.
-pub const LANES: [Lane; 8] = [
+pub(crate) const LANES: [Lane; 8] = [
     Lane {
         name: "llvmpipe",
         stack: "Mesa llvmpipe (LLVM JIT), binary16 arithmetic for lowered mediump",
@@ -90,7 +90,7 @@ pub const LANES: [Lane; 8] = [
 ];
 
 /// The lane named `name`, or an error listing the names.
-pub fn find(name: &str) -> Result<&'static Lane, String> {
+pub(crate) fn find(name: &str) -> Result<&'static Lane, String> {
     LANES.iter().find(|l| l.name == name).ok_or_else(|| {
         let names: Vec<&str> = LANES.iter().map(|l| l.name).collect();
         format!(
@@ -102,7 +102,7 @@ pub fn find(name: &str) -> Result<&'static Lane, String> {
 
 impl Lane {
     /// The lane as `halfcheck lanes` prints it: name, platform, environment, needs.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let platform = self.platform.map_or("default", Platform::name);
         let environment: Vec<String> = self
             .environment
@@ -122,7 +122,7 @@ impl Lane {
 
     /// Sets the lane's environment in this process, before any worker starts (they inherit
     /// it). A variable the user set already is kept.
-    pub fn apply_environment(&self) {
+    pub(crate) fn apply_environment(&self) {
         for (key, value) in self.environment {
             if std::env::var_os(key).is_none() {
                 std::env::set_var(key, value);

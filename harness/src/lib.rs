@@ -1,3 +1,4 @@
+#![warn(unreachable_pub)]
 //! halfcheck: proves that a GPU shader compiler computes GLSL ES `mediump` at 16-bit precision.
 //!
 //! The flow is `.shader_test` file -> [`shader_test`] (parse) -> [`backend`] (run on a driver
@@ -6,20 +7,21 @@
 //! (progress, summary). `ARCHITECTURE.md` has the whole picture.
 
 pub mod backend;
-pub mod compare;
-pub mod compile_cmd;
-pub mod console;
-pub mod discover;
+pub mod cli;
+pub(crate) mod compare;
+pub(crate) mod compile_cmd;
+pub(crate) mod console;
+pub(crate) mod discover;
 pub mod expectations;
 pub mod fingerprint;
-pub mod lane;
-pub mod lanes;
-pub mod lint;
-pub mod outputs;
-pub mod report;
-pub mod review;
-pub mod runner;
-pub mod time_limit;
+pub(crate) mod lane;
+pub(crate) mod lanes;
+pub(crate) mod lint;
+pub(crate) mod outputs;
+pub(crate) mod report;
+pub(crate) mod review;
+pub(crate) mod runner;
+pub(crate) mod time_limit;
 pub mod validate;
 
 /// The `results.json` contract, in its own crate so readers need none of the harness.

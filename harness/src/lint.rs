@@ -32,11 +32,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// The reason lint gives for skipping a test whose shaders declare no reduced precision.
-pub const NOT_APPLICABLE: &str = "declares nothing lowp or mediump";
+pub(crate) const NOT_APPLICABLE: &str = "declares nothing lowp or mediump";
 
 /// One problem lint found.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Finding {
+pub(crate) struct Finding {
     /// The test's name.
     pub test: String,
     /// Line in the `.shader_test` file (0 when it is about the whole file).
@@ -47,7 +47,7 @@ pub struct Finding {
 
 /// What linting a set of tests found.
 #[derive(Debug, Default)]
-pub struct LintReport {
+pub(crate) struct LintReport {
     /// Tests checked (with reduced precision).
     pub checked: usize,
     /// Tests skipped, with why (no reduced precision, the emulator cannot run it).
@@ -59,10 +59,10 @@ pub struct LintReport {
 /// How long the emulator may take over one file (its predictions in every mode) unless
 /// `lint --timeout` says otherwise; a file that takes longer is skipped with the reason, so
 /// one endless draw cannot hold up the others.
-pub const LINT_TIME_LIMIT: Duration = Duration::from_secs(30);
+pub(crate) const LINT_TIME_LIMIT: Duration = Duration::from_secs(30);
 
 /// Lints every `.shader_test` under `paths`, giving the emulator `limit` per file.
-pub fn lint(paths: &[PathBuf], limit: Duration) -> LintReport {
+pub(crate) fn lint(paths: &[PathBuf], limit: Duration) -> LintReport {
     let (files, walk_errors) = find_tests(paths);
     let mut report = LintReport::default();
     for e in walk_errors {

@@ -28,7 +28,7 @@ use std::path::Path;
 
 /// Why a test needs attention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FindingKind {
+pub(crate) enum FindingKind {
     /// No expectations or baseline: the test failed, crashed, timed out or errored.
     Failed,
     /// Not what the expectations say.
@@ -46,7 +46,7 @@ pub enum FindingKind {
 
 impl FindingKind {
     /// The word the terminal and the CI files use.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             FindingKind::Failed => "failed",
             FindingKind::Unexpected => "unexpected",
@@ -57,14 +57,14 @@ impl FindingKind {
     }
 
     /// Whether this finding makes the run fail.
-    pub fn fails_run(self) -> bool {
+    pub(crate) fn fails_run(self) -> bool {
         self != FindingKind::Flake
     }
 }
 
 /// One test that needs attention.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Finding {
+pub(crate) struct Finding {
     /// Why.
     pub kind: FindingKind,
     /// What was expected (`pass, lowered`), or what the baseline run gave; `None` without
@@ -79,13 +79,13 @@ pub struct Finding {
 impl Finding {
     /// One line: `unexpected: expected pass, lowered, got pass, not-lowered (reason)`; a
     /// regression reads `regression: pass, lowered -> pass, not-lowered`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         self.describe_test(None)
     }
 
     /// [`Finding::describe`] with the test's name after the kind:
     /// `unexpected: arithmetic/div.shader_test: expected ..., got ...`.
-    pub fn describe_test(&self, name: Option<&str>) -> String {
+    pub(crate) fn describe_test(&self, name: Option<&str>) -> String {
         let name = name.map(|n| format!("{n}: ")).unwrap_or_default();
         let what = match (self.kind, &self.expected) {
             (FindingKind::Regression, Some(old)) => format!("{old} -> {}", self.actual),
@@ -103,7 +103,7 @@ impl Finding {
 
 /// What a run is checked against, and the judge of its results (see the module's rule).
 #[derive(Debug, Default)]
-pub struct Review {
+pub(crate) struct Review {
     /// `--expectations`.
     expectations: Option<Expectations>,
     /// `--baseline`.
@@ -114,7 +114,7 @@ pub struct Review {
 
 /// How many results of a run the review found, by kind: the first line of a summary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// Results that fail the run.
     pub failing: usize,
     /// Of those, the ones that are no improvement: worse than, or only different from, what
@@ -129,7 +129,7 @@ pub struct Tally {
 
 impl Review {
     /// A review against `expectations` and a `baseline` run; with neither, by status alone.
-    pub fn new(expectations: Option<Expectations>, baseline: Option<ResultsFile>) -> Review {
+    pub(crate) fn new(expectations: Option<Expectations>, baseline: Option<ResultsFile>) -> Review {
         Review {
             expectations,
             baseline,
@@ -138,7 +138,11 @@ impl Review {
     }
 
     /// The same review, saying where its expectations and baseline were read from.
-    pub fn read_from(mut self, expectations: Option<&Path>, baseline: Option<&Path>) -> Review {
+    pub(crate) fn read_from(
+        mut self,
+        expectations: Option<&Path>,
+        baseline: Option<&Path>,
+    ) -> Review {
         self.sources = expectations
             .map(|p| p.display().to_string())
             .into_iter()
@@ -148,13 +152,13 @@ impl Review {
     }
 
     /// Whether the run is judged by expectations or a baseline, not by its statuses alone.
-    pub fn judges_by_checks(&self) -> bool {
+    pub(crate) fn judges_by_checks(&self) -> bool {
         self.expectations.is_some() || self.baseline.is_some()
     }
 
     /// What the run is judged against, for people: `cases/expectations/llvmpipe.yaml`,
     /// `baseline OLD`, both, or `its statuses (no expectations or baseline)`.
-    pub fn against(&self) -> String {
+    pub(crate) fn against(&self) -> String {
         match (self.judges_by_checks(), self.sources.is_empty()) {
             (false, _) => "its statuses (no expectations or baseline)".to_string(),
             (true, false) => self.sources.join(" and "),
@@ -163,7 +167,7 @@ impl Review {
     }
 
     /// The counts of what the review found in `results`.
-    pub fn tally(&self, results: &ResultsFile) -> Tally {
+    pub(crate) fn tally(&self, results: &ResultsFile) -> Tally {
         let findings = self.findings(results);
         let count = |keep: &dyn Fn(FindingKind) -> bool| {
             findings.iter().filter(|(_, _, f)| keep(f.kind)).count()
@@ -178,7 +182,7 @@ impl Review {
     }
 
     /// Why test `name`, which ended with `result`, needs attention; `None` when it does not.
-    pub fn finding(&self, name: &str, result: &TestResult) -> Option<Finding> {
+    pub(crate) fn finding(&self, name: &str, result: &TestResult) -> Option<Finding> {
         if result.flake && self.some_attempt_met(name, result) {
             let mut outcomes: Vec<String> = result
                 .attempts
@@ -249,13 +253,13 @@ impl Review {
 
     /// Whether `result` fails the run: it is run again (`--retries`) and counts towards
     /// `--max-fails`.
-    pub fn fails_run(&self, name: &str, result: &TestResult) -> bool {
+    pub(crate) fn fails_run(&self, name: &str, result: &TestResult) -> bool {
         self.finding(name, result)
             .is_some_and(|f| f.kind.fails_run())
     }
 
     /// Every test of a run that needs attention, with its result and why, in name order.
-    pub fn findings<'r>(
+    pub(crate) fn findings<'r>(
         &self,
         results: &'r ResultsFile,
     ) -> Vec<(&'r str, &'r TestResult, Finding)> {
@@ -267,7 +271,7 @@ impl Review {
     }
 
     /// How many tests of a run fail it.
-    pub fn failing(&self, results: &ResultsFile) -> usize {
+    pub(crate) fn failing(&self, results: &ResultsFile) -> usize {
         results
             .tests
             .iter()
@@ -276,22 +280,22 @@ impl Review {
     }
 
     /// Whether the run is good: no finding fails it.
-    pub fn passed(&self, results: &ResultsFile) -> bool {
+    pub(crate) fn passed(&self, results: &ResultsFile) -> bool {
         self.failing(results) == 0
     }
 
     /// The baseline run, if there is one.
-    pub fn baseline(&self) -> Option<&ResultsFile> {
+    pub(crate) fn baseline(&self) -> Option<&ResultsFile> {
         self.baseline.as_ref()
     }
 
     /// The run compared with the baseline (fixes, new and removed tests too), if there is one.
-    pub fn comparison(&self, results: &ResultsFile) -> Option<Comparison> {
+    pub(crate) fn comparison(&self, results: &ResultsFile) -> Option<Comparison> {
         self.baseline.as_ref().map(|b| compare(b, results))
     }
 
     /// The expectations' `skips`, as `-x` patterns.
-    pub fn skip_patterns(&self) -> Vec<String> {
+    pub(crate) fn skip_patterns(&self) -> Vec<String> {
         self.expectations
             .as_ref()
             .map(|e| e.skip_patterns().to_vec())
@@ -299,7 +303,7 @@ impl Review {
     }
 
     /// The expectations' renderer regex.
-    pub fn renderer_guard(&self) -> Option<regex::Regex> {
+    pub(crate) fn renderer_guard(&self) -> Option<regex::Regex> {
         self.expectations.as_ref().and_then(|e| e.renderer.clone())
     }
 }
@@ -309,7 +313,10 @@ impl Review {
 /// the test is a flake, the last run its result and the others its `attempts`. Otherwise every
 /// run missed: the result is the worst of them (by [`severity`], the earliest of equals), the
 /// others its `attempts`, and no flake, so it fails the run. `None` for no runs.
-pub fn settle(runs: Vec<TestResult>, fails: impl Fn(&TestResult) -> bool) -> Option<TestResult> {
+pub(crate) fn settle(
+    runs: Vec<TestResult>,
+    fails: impl Fn(&TestResult) -> bool,
+) -> Option<TestResult> {
     let last = runs.len().checked_sub(1)?;
     let flake = last > 0 && !fails(&runs[last]);
     let keep = if flake {
@@ -342,7 +349,7 @@ pub fn settle(runs: Vec<TestResult>, fails: impl Fn(&TestResult) -> bool) -> Opt
 
 /// How bad a status is, for [`settle`]: a crash is the worst, then a timeout, an error, a
 /// failure, a warning, a pass, and a skip (which ran nothing).
-pub fn severity(status: Status) -> u8 {
+pub(crate) fn severity(status: Status) -> u8 {
     match status {
         Status::Skip => 0,
         Status::Pass => 1,

@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 /// `work`'s value, or `None` when it took longer than `limit` (or panicked).
-pub fn within<T: Send + 'static>(
+pub(crate) fn within<T: Send + 'static>(
     limit: Duration,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Option<T> {

@@ -6,7 +6,7 @@ use halfcheck_piglit::shader_test::ShaderTest;
 use halfcheck_piglit::Backend;
 
 /// The do-nothing backend behind `--backend mock`.
-pub struct MockBackend;
+pub(super) struct MockBackend;
 
 impl Backend for MockBackend {
     fn run_info(&self) -> RunInfo {

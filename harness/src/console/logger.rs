@@ -14,7 +14,7 @@ struct Logger;
 static LOGGER: Logger = Logger;
 
 /// Installs the logger for `-v` given `verbosity` times. A second call changes nothing.
-pub fn init(verbosity: u8) {
+pub(crate) fn init(verbosity: u8) {
     let level = match verbosity {
         0 => LevelFilter::Warn,
         1 => LevelFilter::Debug,

@@ -5,9 +5,9 @@
 //! bar is live, every stderr line goes through [`eprint_line`], which prints it above the bar
 //! instead of tearing it. Neither panics on a closed pipe (`halfcheck run ... | head`).
 
-pub mod logger;
-pub mod progress;
-pub mod summary;
+pub(crate) mod logger;
+pub(crate) mod progress;
+pub(crate) mod summary;
 
 use indicatif::ProgressBar;
 use std::io::Write;
@@ -25,7 +25,7 @@ static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 /// (exit 101) before the report is written. As ripgrep does, a broken pipe ends the output
 /// quietly instead: the reader has all it wanted, and the command goes on to write its files
 /// and exits with its own status. Any other write error stops stdout output the same way.
-pub fn print(text: &str) {
+pub(crate) fn print(text: &str) {
     if STDOUT_CLOSED.load(Ordering::Relaxed) {
         return;
     }
@@ -41,7 +41,7 @@ pub fn print(text: &str) {
 
 /// Prints `line` to stderr, above the live progress bar if there is one. A closed stderr
 /// (`2>&1 | head`) is ignored, as [`print`] ignores a closed stdout.
-pub fn eprint_line(line: &str) {
+pub(crate) fn eprint_line(line: &str) {
     let write = || {
         // Nowhere left to report a failure to write to stderr.
         let _ = writeln!(std::io::stderr(), "{line}");

@@ -23,10 +23,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How often a plain progress line is printed when stderr is not a terminal.
-pub const LINE_INTERVAL: Duration = Duration::from_secs(10);
+pub(crate) const LINE_INTERVAL: Duration = Duration::from_secs(10);
 
 /// Shows a run's progress; give it to `runner::run`, then call [`ProgressDisplay::finish`].
-pub struct ProgressDisplay {
+pub(crate) struct ProgressDisplay {
     /// The bar, when stderr is a terminal.
     bar: Option<ProgressBar>,
     /// What the run is judged against, and where its failures will be listed, for the first
@@ -80,7 +80,7 @@ impl Default for ProgressDisplay {
 
 impl ProgressDisplay {
     /// A bar when stderr is a terminal, plain lines otherwise.
-    pub fn new() -> ProgressDisplay {
+    pub(crate) fn new() -> ProgressDisplay {
         let bar = std::io::stderr().is_terminal().then(|| {
             let style = ProgressStyle::with_template(
                 "{elapsed:>4} [{bar:30}] {pos}/{len} eta {eta:<4} {wide_msg}",
@@ -98,14 +98,14 @@ impl ProgressDisplay {
 
     /// The same display, whose first line says what the run is judged `against` and that the
     /// results needing attention will be listed in `failures_csv`.
-    pub fn with_plan(mut self, against: String, failures_csv: &std::path::Path) -> Self {
+    pub(crate) fn with_plan(mut self, against: String, failures_csv: &std::path::Path) -> Self {
         self.plan = Some((against, failures_csv.display().to_string()));
         self
     }
 
     /// Draws the bar a last time, where the run got to (a stopped run's bar is not full), and
     /// leaves it on the terminal above the summary; a run that never started draws none.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         set_live_bar(None);
         if let Some(bar) = self.bar.as_ref().filter(|bar| bar.length().is_some()) {
             bar.abandon();

@@ -28,11 +28,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// How many of the slowest tests the summary names.
-pub const SLOWEST: usize = 5;
+pub(crate) const SLOWEST: usize = 5;
 
 /// At most this many results that fail the run get a line each, in the summary and in the
 /// progress; the rest are counted, and all are in `failures.csv`.
-pub const LISTED: usize = 20;
+pub(crate) const LISTED: usize = 20;
 
 /// The verdicts in the order the summary counts them.
 const VERDICTS: [Verdict; 8] = [
@@ -48,7 +48,7 @@ const VERDICTS: [Verdict; 8] = [
 
 /// How a run ends, for the summary's first lines.
 #[derive(Debug, Clone, Copy)]
-pub struct Ending<'a> {
+pub(crate) struct Ending<'a> {
     /// The exit status the command ends with.
     pub exit: u8,
     /// Where the full list of the results that need attention is (`DIR/failures.csv`).
@@ -56,7 +56,7 @@ pub struct Ending<'a> {
 }
 
 /// The summary of `results` as reviewed, as lines of text.
-pub fn summary(results: &ResultsFile, review: &Review, ending: &Ending) -> String {
+pub(crate) fn summary(results: &ResultsFile, review: &Review, ending: &Ending) -> String {
     let tally = review.tally(results);
     let judged = review.judges_by_checks();
     let (one, many) = if judged {
@@ -150,7 +150,7 @@ pub fn summary(results: &ResultsFile, review: &Review, ending: &Ending) -> Strin
 /// A finding on one line: what it is, and the numbers that say most about the result
 /// (`evidence::headline`; for a flake, how its first attempt ended); the rest are in
 /// `junit.xml`.
-pub fn finding_line(name: &str, finding: &Finding, result: &TestResult) -> String {
+pub(crate) fn finding_line(name: &str, finding: &Finding, result: &TestResult) -> String {
     let numbers = if finding.kind == FindingKind::Flake {
         evidence::lines(result).into_iter().next()
     } else {

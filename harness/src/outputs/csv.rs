@@ -13,7 +13,7 @@ use crate::results::{ResultsFile, TestResult};
 use crate::review::Review;
 
 /// `results.csv`: every test in name order.
-pub fn results_csv(results: &ResultsFile) -> String {
+pub(crate) fn results_csv(results: &ResultsFile) -> String {
     results
         .tests
         .iter()
@@ -22,7 +22,7 @@ pub fn results_csv(results: &ResultsFile) -> String {
 }
 
 /// `failures.csv`: the tests the review found, in name order.
-pub fn failures_csv(results: &ResultsFile, review: &Review) -> String {
+pub(crate) fn failures_csv(results: &ResultsFile, review: &Review) -> String {
     results
         .tests
         .iter()
@@ -33,7 +33,7 @@ pub fn failures_csv(results: &ResultsFile, review: &Review) -> String {
 
 /// `status` or `status:verdict`, e.g. `pass:lowered`; `flake` for the status of a test whose
 /// attempts disagreed.
-pub fn status_with_verdict(result: &TestResult) -> String {
+pub(crate) fn status_with_verdict(result: &TestResult) -> String {
     let status = if result.flake {
         "flake"
     } else {

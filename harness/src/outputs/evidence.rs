@@ -10,7 +10,7 @@
 use crate::results::{Attempt, ChannelAnalysis, ChannelVerdict, ProbeResult, TestResult};
 
 /// At most this many channel lines per test; the rest are counted.
-pub const MAX_CHANNEL_LINES: usize = 8;
+pub(crate) const MAX_CHANNEL_LINES: usize = 8;
 
 /// The channel names, by index.
 const CHANNELS: [&str; 4] = ["r", "g", "b", "a"];
@@ -18,7 +18,7 @@ const CHANNELS: [&str; 4] = ["r", "g", "b", "a"];
 /// The lines for `result`: each earlier attempt, each failed probe (else the first line of
 /// its reason), then its judged channels (those that decided the verdict first), at most
 /// [`MAX_CHANNEL_LINES`].
-pub fn lines(result: &TestResult) -> Vec<String> {
+pub(crate) fn lines(result: &TestResult) -> Vec<String> {
     let mut lines: Vec<String> = result
         .attempts
         .iter()
@@ -62,7 +62,7 @@ pub fn lines(result: &TestResult) -> Vec<String> {
 /// The one line that says most about `result`: the first channel that decided its verdict
 /// (the observed float beside both predictions), else its first failed probe, else the first
 /// line of its reason; `None` when it has none of them.
-pub fn headline(result: &TestResult) -> Option<String> {
+pub(crate) fn headline(result: &TestResult) -> Option<String> {
     let decided = result.probes.iter().find_map(|p| {
         p.channels
             .iter()
@@ -177,7 +177,7 @@ fn channel_verdict(verdict: ChannelVerdict) -> String {
 
 /// A float as short as it reads back exactly: a value that is a binary32 prints as one
 /// (`0.33333334`, not `0.3333333432674408`), `1.0` not `1`.
-pub fn number(x: f64) -> String {
+pub(crate) fn number(x: f64) -> String {
     let single = x as f32;
     if f64::from(single) == x || x.is_nan() {
         format!("{single:?}")

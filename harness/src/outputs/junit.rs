@@ -19,7 +19,7 @@ use crate::review::{Finding, Review};
 const MAX_CASE_TEXT: usize = 16 * 1024;
 
 /// The whole `junit.xml` document for a run.
-pub fn junit_xml(results: &ResultsFile, review: &Review) -> String {
+pub(crate) fn junit_xml(results: &ResultsFile, review: &Review) -> String {
     let mut cases = String::new();
     let (mut failures, mut errors, mut skipped, mut time) = (0, 0, 0, 0.0);
     for (name, result) in &results.tests {

@@ -9,23 +9,23 @@
 //! it. [`evidence`] renders the numbers behind a result the same way for all of them and for
 //! the terminal.
 
-pub mod csv;
-pub mod evidence;
-pub mod junit;
-pub mod piglit;
+pub(crate) mod csv;
+pub(crate) mod evidence;
+pub(crate) mod junit;
+pub(crate) mod piglit;
 
 use crate::results::ResultsFile;
 use crate::review::Review;
 use std::path::{Path, PathBuf};
 
 /// The file that lists the tests that need attention (`csv::failures_csv`).
-pub const FAILURES_CSV: &str = "failures.csv";
+pub(crate) const FAILURES_CSV: &str = "failures.csv";
 
 /// The CI files every run writes into its results directory.
-pub const CI_FILES: [&str; 3] = ["junit.xml", "results.csv", FAILURES_CSV];
+pub(crate) const CI_FILES: [&str; 3] = ["junit.xml", "results.csv", FAILURES_CSV];
 
 /// Writes `junit.xml`, `results.csv` and `failures.csv` into `dir`; returns their paths.
-pub fn write_ci_files(
+pub(crate) fn write_ci_files(
     dir: &Path,
     results: &ResultsFile,
     review: &Review,
@@ -49,14 +49,14 @@ pub fn write_ci_files(
 }
 
 /// Writes pretty JSON to `path`.
-pub fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), String> {
+pub(crate) fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), String> {
     let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
     std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// `halfcheck export --piglit DIR`: writes `DIR/results.json` in piglit's format, naming the
 /// run after `DIR` as `piglit run` does; returns the file's path.
-pub fn export_piglit(results: &ResultsFile, dir: &Path) -> Result<PathBuf, String> {
+pub(crate) fn export_piglit(results: &ResultsFile, dir: &Path) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let name = dir
         .canonicalize()

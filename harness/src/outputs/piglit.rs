@@ -15,10 +15,10 @@ use crate::results::{ResultsFile, Status, TestResult, Verdict};
 use serde_json::{json, Map, Value};
 
 /// The results format version this writes (piglit's `CURRENT_JSON_VERSION`).
-pub const PIGLIT_RESULTS_VERSION: u32 = 10;
+pub(crate) const PIGLIT_RESULTS_VERSION: u32 = 10;
 
 /// Piglit's results JSON for `results`; `name` names the run in piglit's summaries.
-pub fn piglit_results(results: &ResultsFile, name: &str) -> Value {
+pub(crate) fn piglit_results(results: &ResultsFile, name: &str) -> Value {
     let command = results.run.command_line.join(" ");
     let tests: Map<String, Value> = results
         .tests
@@ -44,7 +44,7 @@ pub fn piglit_results(results: &ResultsFile, name: &str) -> Value {
 }
 
 /// `glsl-es-1.00/execution/foo.shader_test` -> `glsl-es-1.00@execution@foo`.
-pub fn piglit_name(name: &str) -> String {
+pub(crate) fn piglit_name(name: &str) -> String {
     name.strip_suffix(".shader_test")
         .unwrap_or(name)
         .replace('/', "@")
@@ -107,7 +107,7 @@ fn test_json(result: &TestResult, command: &str) -> Value {
 /// bounds); `skip` where nothing could be decided (undetermined, unjudged), `warn` where the
 /// evidence disagreed (inconsistent). On a driver that rightly computes at highp (softpipe)
 /// `fail` is its normal state: the subtest is for comparing runs of one lane.
-pub fn lowering_status(verdict: Verdict) -> &'static str {
+pub(crate) fn lowering_status(verdict: Verdict) -> &'static str {
     match verdict {
         Verdict::Lowered => "pass",
         Verdict::Partial | Verdict::Inconsistent => "warn",

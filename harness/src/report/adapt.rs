@@ -17,7 +17,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// A run for the renderer; `rerun` gives the command that reruns one test of it.
-pub fn run(loaded: &Loaded, label: &str, rerun: &dyn Fn(&str) -> Option<String>) -> model::Run {
+pub(super) fn run(
+    loaded: &Loaded,
+    label: &str,
+    rerun: &dyn Fn(&str) -> Option<String>,
+) -> model::Run {
     let info = &loaded.results.run;
     let directory = loaded.path.parent().unwrap_or(Path::new(".")).to_path_buf();
     model::Run {
@@ -132,7 +136,7 @@ fn ulp(x: f64, fraction: i32, min_exponent: i32) -> f64 {
 }
 
 /// The review of a run as the front page shows it, and the exit status it gave.
-pub fn judged(results: &ResultsFile, review: &Review) -> model::Judged {
+pub(super) fn judged(results: &ResultsFile, review: &Review) -> model::Judged {
     let mut findings: Vec<model::JudgedTest> = review
         .findings(results)
         .into_iter()
@@ -201,7 +205,7 @@ fn precision_formats(info: &RunInfo) -> BTreeMap<String, String> {
 }
 
 /// A changed test for the renderer.
-pub fn change(c: &Change) -> model::Change {
+pub(super) fn change(c: &Change) -> model::Change {
     model::Change {
         name: c.name.clone(),
         old: c.old.clone(),
@@ -210,7 +214,7 @@ pub fn change(c: &Change) -> model::Change {
 }
 
 /// A comparison for the renderer.
-pub fn comparison(old: &str, new: &str, c: &Comparison) -> model::Comparison {
+pub(super) fn comparison(old: &str, new: &str, c: &Comparison) -> model::Comparison {
     let changes = |list: &[Change]| list.iter().map(change).collect();
     model::Comparison {
         old: old.to_string(),

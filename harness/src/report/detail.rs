@@ -16,7 +16,7 @@ use std::time::Duration;
 
 /// Where a run's tests may be found: the existing paths of its command line (test names are
 /// relative to them) and any given with `--tests`.
-pub fn roots(command_line: &[String], extra: &[PathBuf]) -> Vec<PathBuf> {
+pub(super) fn roots(command_line: &[String], extra: &[PathBuf]) -> Vec<PathBuf> {
     let mut roots: Vec<PathBuf> = extra.to_vec();
     for arg in command_line.iter().skip(1) {
         let path = Path::new(arg);
@@ -30,7 +30,7 @@ pub fn roots(command_line: &[String], extra: &[PathBuf]) -> Vec<PathBuf> {
 
 /// The file of test `name` under one of `roots`: a directory's `root/name` (or
 /// `parent/name`, for names that start with the root's own name), or a file given as is.
-pub fn find(name: &str, roots: &[PathBuf]) -> Option<PathBuf> {
+pub(super) fn find(name: &str, roots: &[PathBuf]) -> Option<PathBuf> {
     roots.iter().find_map(|root| {
         if root.is_file() {
             return root
@@ -51,7 +51,7 @@ pub fn find(name: &str, roots: &[PathBuf]) -> Option<PathBuf> {
 
 /// The detail of one test found at `file` (or the note that it was not found), without the
 /// emulator's images ([`add_images`]).
-pub fn detail(file: Option<PathBuf>) -> TestDetail {
+pub(super) fn detail(file: Option<PathBuf>) -> TestDetail {
     let Some(file) = file else {
         return TestDetail {
             notes: vec!["The .shader_test file was not found (give its directory with --tests): no source, operations or emulator images.".into()],
@@ -114,7 +114,7 @@ pub fn detail(file: Option<PathBuf>) -> TestDetail {
 
 /// Adds the emulator's images to the detail of a test that was found and read. Called from
 /// outside rayon's pool: the emulator shades on that pool, which a waiting worker would block.
-pub fn add_images(detail: &mut TestDetail) {
+pub(super) fn add_images(detail: &mut TestDetail) {
     let Some(test) = detail.file.as_deref().and_then(|f| parse_file(f).ok()) else {
         return;
     };
@@ -128,7 +128,7 @@ pub fn add_images(detail: &mut TestDetail) {
 }
 
 /// A window framebuffer as the renderer's image.
-pub fn float_image(window: &WindowImage) -> FloatImage {
+pub(super) fn float_image(window: &WindowImage) -> FloatImage {
     FloatImage {
         width: window.width,
         height: window.height,
@@ -142,7 +142,7 @@ pub fn float_image(window: &WindowImage) -> FloatImage {
 
 /// How long the emulator may take to draw one test's two images; a report leaves out the
 /// images of a test that takes longer, so no input can hold it up.
-pub const IMAGE_TIME_LIMIT: Duration = Duration::from_secs(10);
+pub(super) const IMAGE_TIME_LIMIT: Duration = Duration::from_secs(10);
 
 /// The emulator's highp and mediump images of the whole framebuffer, or why there are none.
 fn emulator_images(test: ShaderTest) -> Result<EmulatorImages, String> {

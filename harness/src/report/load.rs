@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// One run read from disk.
 #[derive(Debug, Clone)]
-pub struct Loaded {
+pub(crate) struct Loaded {
     /// The file read.
     pub path: PathBuf,
     /// A short name: the results directory's name.
@@ -23,7 +23,7 @@ pub struct Loaded {
 }
 
 /// Reads `path` (a results file, a results directory or a journal).
-pub fn load(path: &Path) -> Result<Loaded, String> {
+pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
     let file = if path.is_dir() {
         let json = path.join(RESULTS);
         let journal = path.join(JOURNAL);
@@ -51,7 +51,7 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
 
 /// The name of the directory holding `file`; for `run`'s default directory (`results`),
 /// the renderer's first word (`llvmpipe`, `softpipe`, ...) says more.
-pub fn label_of(file: &Path, renderer: &str) -> String {
+pub(super) fn label_of(file: &Path, renderer: &str) -> String {
     let dir = file
         .parent()
         .and_then(|p| p.file_name())

@@ -12,7 +12,7 @@ mod detail;
 mod load;
 mod rerun;
 
-pub use load::{load, Loaded};
+pub(crate) use load::{load, Loaded};
 
 use crate::compare::compare;
 use crate::results::{ResultsFile, Status, Verdict};
@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 /// What `halfcheck report` was asked to do.
 #[derive(Debug, Clone, Default)]
-pub struct ReportOptions {
+pub(crate) struct ReportOptions {
     /// Results files, results directories or journals, in column order.
     pub inputs: Vec<PathBuf>,
     /// The site's directory.
@@ -44,7 +44,7 @@ pub struct ReportOptions {
 /// Which tests' pages show the emulator's images (two whole-framebuffer renders per test:
 /// most of a report's time).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Images {
+pub(crate) enum Images {
     /// Every test's.
     #[default]
     All,
@@ -64,7 +64,7 @@ const RUN_REPORT_IMAGES: usize = 20;
 
 /// What a report run produced.
 #[derive(Debug, Clone)]
-pub struct ReportSummary {
+pub(crate) struct ReportSummary {
     /// The front page.
     pub index: PathBuf,
     /// Files and bytes written.
@@ -76,7 +76,7 @@ pub struct ReportSummary {
 }
 
 /// `halfcheck report`.
-pub fn report(options: &ReportOptions) -> Result<ReportSummary, String> {
+pub(crate) fn report(options: &ReportOptions) -> Result<ReportSummary, String> {
     if options.inputs.is_empty() {
         return Err("no results to report on".into());
     }
@@ -91,7 +91,7 @@ pub fn report(options: &ReportOptions) -> Result<ReportSummary, String> {
 
 /// The report `run` writes for its own results (and the baseline it was given), into `out`,
 /// opening with what `review` found.
-pub fn report_run(
+pub(crate) fn report_run(
     results: &ResultsFile,
     results_path: &Path,
     baseline: Option<(&ResultsFile, &Path)>,

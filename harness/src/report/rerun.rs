@@ -23,7 +23,7 @@ const DROPPED_FLAGS: [&str; 2] = ["--skip-renderer-check", "--no-report"];
 
 /// A shell command that reruns test `name` as `info`'s run ran it, or `None` when the run's
 /// command line is unknown or was not `halfcheck run`.
-pub fn command(info: &RunInfo, name: &str) -> Option<String> {
+pub(super) fn command(info: &RunInfo, name: &str) -> Option<String> {
     let (program, args) = info.command_line.split_first()?;
     if args.first().map(String::as_str) != Some("run") {
         return None;

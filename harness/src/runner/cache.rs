@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// The default cache: `$XDG_CACHE_HOME/halfcheck/mesa_shader_cache`, else
 /// `~/.cache/halfcheck/mesa_shader_cache`; `None` when neither variable names an absolute
 /// directory.
-pub fn default_dir() -> Option<PathBuf> {
+pub(crate) fn default_dir() -> Option<PathBuf> {
     let absolute = |name: &str| {
         std::env::var_os(name)
             .map(PathBuf::from)
@@ -26,7 +26,7 @@ pub fn default_dir() -> Option<PathBuf> {
 
 /// The environment a worker starts with for the cache `dir` (`None`: no cache), given the
 /// driver environment (`lane::driver_environment`) and whether the user set a variable.
-pub fn worker_env(
+pub(crate) fn worker_env(
     dir: Option<&Path>,
     driver_env: &BTreeMap<String, String>,
     is_set: impl Fn(&str) -> bool,
@@ -52,7 +52,7 @@ pub fn worker_env(
 /// Creates the directory `MESA_SHADER_CACHE_DIR` names, with its parents, before a worker
 /// opens a GL driver: Mesa 22 creates only its last level, and else runs without a cache. A
 /// failure is said on stderr (the parent keeps a worker's stderr) and Mesa runs uncached.
-pub fn create_dir_from_env() {
+pub(crate) fn create_dir_from_env() {
     if let Some(dir) = std::env::var_os("MESA_SHADER_CACHE_DIR") {
         if let Err(e) = std::fs::create_dir_all(&dir) {
             eprintln!(

@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 
 /// Set when the run should stop; shared by the parent's threads.
 #[derive(Debug, Default)]
-pub struct Interrupt {
+pub(super) struct Interrupt {
     /// The signal received, 0 while none.
     signal: Arc<AtomicUsize>,
     /// Why the run stopped when no signal stopped it.
@@ -18,7 +18,7 @@ pub struct Interrupt {
 
 impl Interrupt {
     /// An interrupt that SIGINT and SIGTERM set.
-    pub fn on_signals() -> Result<Self, String> {
+    pub(super) fn on_signals() -> Result<Self, String> {
         let interrupt = Interrupt::default();
         let received = Arc::new(AtomicBool::new(false));
         for signal in [SIGINT, SIGTERM] {
@@ -45,7 +45,7 @@ impl Interrupt {
     /// From now on SIGINT or SIGTERM ends the process at once, with 128 + the signal as its
     /// exit status: for what comes after a run whose results are written (its report),
     /// where a signal has nothing left to save and must not wait for the work to finish.
-    pub fn exit_on_signals() -> Result<(), String> {
+    pub(super) fn exit_on_signals() -> Result<(), String> {
         let always = Arc::new(AtomicBool::new(true));
         for signal in [SIGINT, SIGTERM] {
             signal_hook::flag::register_conditional_shutdown(
@@ -59,17 +59,17 @@ impl Interrupt {
     }
 
     /// Stops the run for `reason`, unless it is already stopping.
-    pub fn stop(&self, reason: String) {
+    pub(super) fn stop(&self, reason: String) {
         self.stopped.set(reason).ok();
     }
 
     /// Whether the run should stop.
-    pub fn is_set(&self) -> bool {
+    pub(super) fn is_set(&self) -> bool {
         self.signal.load(Ordering::SeqCst) != 0 || self.stopped.get().is_some()
     }
 
     /// Why the run stopped, if it did.
-    pub fn reason(&self) -> Option<String> {
+    pub(super) fn reason(&self) -> Option<String> {
         match self.signal.load(Ordering::SeqCst) as i32 {
             0 => self.stopped.get().cloned(),
             SIGINT => Some("interrupted by SIGINT".to_string()),
@@ -79,7 +79,7 @@ impl Interrupt {
     }
 
     /// The exit status a signalled run ends with (128 + the signal), if a signal stopped it.
-    pub fn exit_code(&self) -> Option<u8> {
+    pub(super) fn exit_code(&self) -> Option<u8> {
         match self.signal.load(Ordering::SeqCst) {
             0 => None,
             signal => u8::try_from(128 + signal).ok(),

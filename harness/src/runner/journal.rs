@@ -11,15 +11,15 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The journal's file name in a results directory.
-pub const JOURNAL: &str = "results.jsonl";
+pub(crate) const JOURNAL: &str = "results.jsonl";
 /// The final results' file name in a results directory.
-pub const RESULTS: &str = "results.json";
+pub(crate) const RESULTS: &str = "results.json";
 /// Where `run --framebuffers` keeps the windows, in a results directory.
-pub const FRAMEBUFFERS: &str = "framebuffers";
+pub(crate) const FRAMEBUFFERS: &str = "framebuffers";
 
 /// An open journal, appended to as results arrive.
 #[derive(Debug)]
-pub struct JournalWriter {
+pub(crate) struct JournalWriter {
     file: File,
     path: PathBuf,
 }
@@ -28,7 +28,7 @@ impl JournalWriter {
     /// Creates `dir/results.jsonl` for a new run. A directory that already holds results is
     /// left alone unless `force`: then its results, CI files and kept windows are removed
     /// first.
-    pub fn create(dir: &Path, force: bool) -> Result<Self, String> {
+    pub(crate) fn create(dir: &Path, force: bool) -> Result<Self, String> {
         let path = dir.join(JOURNAL);
         let old: Vec<PathBuf> = [RESULTS, JOURNAL]
             .iter()
@@ -64,7 +64,7 @@ impl JournalWriter {
 
     /// Rewrites `dir`'s journal with only the lines `journal` could read (so a damaged line is
     /// reported once, not at every resume), and opens it for appending.
-    pub fn rewrite(dir: &Path, journal: &Journal) -> Result<Self, String> {
+    pub(crate) fn rewrite(dir: &Path, journal: &Journal) -> Result<Self, String> {
         let path = dir.join(JOURNAL);
         let fresh = dir.join(format!("{JOURNAL}.new"));
         let file =
@@ -84,12 +84,12 @@ impl JournalWriter {
     }
 
     /// Writes the header line.
-    pub fn header(&mut self, header: &JournalHeader) -> Result<(), String> {
+    pub(crate) fn header(&mut self, header: &JournalHeader) -> Result<(), String> {
         self.line(&serde_json::to_value(header).map_err(|e| e.to_string())?)
     }
 
     /// Appends one finished test.
-    pub fn append(&mut self, name: &str, result: &TestResult) -> Result<(), String> {
+    pub(crate) fn append(&mut self, name: &str, result: &TestResult) -> Result<(), String> {
         let line = JournalLine {
             name: name.to_string(),
             result: result.clone(),
@@ -121,7 +121,7 @@ const RUN_ENTRIES: [&str; 5] = [
 /// Whether `dir` holds an earlier run and nothing but what halfcheck's runs write there:
 /// the default results directory is replaced then (the README's first command works twice),
 /// never a directory holding anything else.
-pub fn holds_only_a_run(dir: &Path) -> bool {
+pub(crate) fn holds_only_a_run(dir: &Path) -> bool {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return false;
     };
@@ -140,7 +140,7 @@ pub fn holds_only_a_run(dir: &Path) -> bool {
 /// Removes `dir`'s journal when no run began in it (still empty: the run was refused before
 /// its first worker opened, e.g. a renderer that does not match the expectations), so the
 /// directory does not block the next run, nor offer an empty journal to `--resume`.
-pub fn remove_unstarted(dir: &Path) {
+pub(crate) fn remove_unstarted(dir: &Path) {
     let path = dir.join(JOURNAL);
     if std::fs::metadata(&path).is_ok_and(|m| m.len() == 0) {
         if let Err(e) = std::fs::remove_file(&path) {
@@ -190,7 +190,7 @@ fn remove_windows(dir: &Path) -> Result<(), String> {
 
 /// Results read from `path`, with warnings about what could not be read.
 #[derive(Debug)]
-pub struct Loaded {
+pub(crate) struct Loaded {
     /// The results.
     pub results: ResultsFile,
     /// Damaged journal lines, one message each.
@@ -199,7 +199,7 @@ pub struct Loaded {
 
 /// Reads `results.json`, a journal (`*.jsonl`), or a results directory (its `results.json`,
 /// else its journal: the run did not finish).
-pub fn load_results(path: &Path) -> Result<Loaded, String> {
+pub(crate) fn load_results(path: &Path) -> Result<Loaded, String> {
     let file = if path.is_dir() {
         let finished = path.join(RESULTS);
         if finished.exists() {
@@ -226,7 +226,7 @@ pub fn load_results(path: &Path) -> Result<Loaded, String> {
 }
 
 /// One message per damaged line of `journal`, read from `path`, ending with `consequence`.
-pub fn damaged_lines(path: &Path, journal: &Journal, consequence: &str) -> Vec<String> {
+pub(crate) fn damaged_lines(path: &Path, journal: &Journal, consequence: &str) -> Vec<String> {
     journal
         .damaged
         .iter()

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// A merged run.
 #[derive(Debug)]
-pub struct Merged {
+pub(crate) struct Merged {
     /// What was written to `OUT/results.json`.
     pub results: ResultsFile,
     /// Damaged journal lines in the inputs, one message each.
@@ -25,7 +25,7 @@ pub struct Merged {
 /// Merges the results in `inputs` (results directories, `results.json` files or journals)
 /// into `out`, which must hold no results unless `force`; `review` judges the merged run for
 /// its CI files.
-pub fn merge(
+pub(crate) fn merge(
     inputs: &[PathBuf],
     out: &Path,
     force: bool,

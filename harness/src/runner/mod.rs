@@ -14,15 +14,15 @@
 //! `--max-fails`); every finished run's `results.json` and CI files are written by
 //! [`write_results`].
 
-pub mod cache;
+pub(crate) mod cache;
 mod interrupt;
-pub mod journal;
-pub mod merge;
+pub(crate) mod journal;
+pub(crate) mod merge;
 mod pool;
 mod protocol;
 mod worker;
 
-pub use worker::worker_main;
+pub(crate) use worker::worker_main;
 
 use crate::backend::{BackendKind, BackendOptions};
 use crate::discover::{absolute, find, read_test_list, Selected};
@@ -45,7 +45,7 @@ use std::time::Duration;
 
 /// What `halfcheck run` was asked to do.
 #[derive(Debug, Clone)]
-pub struct RunOptions {
+pub(crate) struct RunOptions {
     /// Files and directories to run.
     pub paths: Vec<PathBuf>,
     /// `-t` regexes.
@@ -66,7 +66,7 @@ pub struct RunOptions {
 
 /// How the tests run; kept in the journal's header, so `--resume` goes on the same way.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// Which backend.
     #[serde(with = "backend_name")]
     pub backend: BackendKind,
@@ -121,7 +121,7 @@ pub struct Settings {
 }
 
 /// A worker's memory limit when none was asked for (`worker::DEFAULT_MEMORY_MIB`).
-pub fn default_worker_memory() -> u64 {
+pub(crate) fn default_worker_memory() -> u64 {
     worker::DEFAULT_MEMORY_MIB
 }
 
@@ -153,7 +153,7 @@ impl Settings {
 
 /// What watches a run as it goes (the terminal's display, `console::progress`). Called from
 /// the pool's threads, so it must be `Sync`.
-pub trait Progress: Sync {
+pub(crate) trait Progress: Sync {
     /// The first worker is up on `info`'s driver: `to_run` tests to run now; `done`, the
     /// results already in the journal (`--resume`).
     fn start(&self, info: &RunInfo, to_run: usize, done: &BTreeMap<String, TestResult>);
@@ -163,7 +163,7 @@ pub trait Progress: Sync {
 }
 
 /// How a run is watched and judged while it goes on.
-pub struct Hooks<'a> {
+pub(crate) struct Hooks<'a> {
     /// The command line, for the results file.
     pub command_line: Vec<String>,
     /// When set, the run stops before any test unless `GL_RENDERER` matches.
@@ -176,7 +176,7 @@ pub struct Hooks<'a> {
 
 /// A finished run.
 #[derive(Debug)]
-pub struct RunOutcome {
+pub(crate) struct RunOutcome {
     /// Everything that was written to `results.json`.
     pub results: ResultsFile,
     /// Where it was written.
@@ -190,7 +190,7 @@ pub struct RunOutcome {
 
 /// Runs the tests and writes the results. Errors are problems that stop the whole run before
 /// any test ran (exit 2).
-pub fn run(options: &RunOptions, hooks: &Hooks) -> Result<RunOutcome, String> {
+pub(crate) fn run(options: &RunOptions, hooks: &Hooks) -> Result<RunOutcome, String> {
     let found = find(&options.paths);
     if !found.errors.is_empty() {
         return Err(found.errors.join("\n"));
@@ -260,7 +260,7 @@ pub fn run(options: &RunOptions, hooks: &Hooks) -> Result<RunOutcome, String> {
 
 /// `run --resume DIR`: runs what `DIR`'s journal lacks, with the settings and selection its
 /// header recorded, and rebuilds `results.json`.
-pub fn resume(dir: &Path, hooks: &Hooks) -> Result<RunOutcome, String> {
+pub(crate) fn resume(dir: &Path, hooks: &Hooks) -> Result<RunOutcome, String> {
     let path = dir.join(JOURNAL);
     let mut journal = read_journal(&path).map_err(|e| format!("cannot resume: {e}"))?;
     // The earlier sessions' work: theirs before, and the last one's from its start to its
@@ -489,7 +489,11 @@ fn begin(
 /// beside it (`junit.xml`, `results.csv`, `failures.csv`, see `outputs`) as `review` judges
 /// the run. Every command that finishes a run writes through here: `run`, `run --resume`, a
 /// run stopped by a signal or `--max-fails`, and `merge`.
-pub fn write_results(dir: &Path, results: &ResultsFile, review: &Review) -> Result<(), String> {
+pub(crate) fn write_results(
+    dir: &Path,
+    results: &ResultsFile,
+    review: &Review,
+) -> Result<(), String> {
     crate::outputs::write_json(&dir.join(RESULTS), results)?;
     crate::outputs::write_ci_files(dir, results, review)?;
     Ok(())
@@ -563,7 +567,7 @@ fn worker_malloc_tunables() -> String {
 
 /// What a worker is started with: `worker --options JSON`, one JSON object.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct WorkerOptions {
+pub(crate) struct WorkerOptions {
     /// Which backend to open.
     #[serde(with = "backend_name")]
     pub backend: BackendKind,
@@ -590,7 +594,7 @@ mod backend_name {
     use serde::{Deserialize, Deserializer, Serializer};
 
     /// The command-line name of `kind`.
-    pub fn name(kind: BackendKind) -> &'static str {
+    pub(super) fn name(kind: BackendKind) -> &'static str {
         match kind {
             BackendKind::Auto => "auto",
             BackendKind::Gl => "gl",
@@ -599,11 +603,11 @@ mod backend_name {
         }
     }
 
-    pub fn serialize<S: Serializer>(kind: &BackendKind, s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(kind: &BackendKind, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(name(*kind))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BackendKind, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BackendKind, D::Error> {
         let text = String::deserialize(d)?;
         BackendKind::from_str(&text, false).map_err(serde::de::Error::custom)
     }
@@ -615,18 +619,18 @@ pub(crate) mod mode_name {
     use super::{parse_mode, Mode};
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(mode: &Mode, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(mode: &Mode, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(mode.name())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Mode, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Mode, D::Error> {
         let text = String::deserialize(d)?;
         parse_mode(&text).map_err(serde::de::Error::custom)
     }
 }
 
 /// The current UTC time as RFC 3339, to the second.
-pub fn now_rfc3339() -> String {
+pub(crate) fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 

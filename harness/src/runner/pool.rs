@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 /// How to start a worker process.
 #[derive(Debug, Clone)]
-pub struct WorkerCommand {
+pub(super) struct WorkerCommand {
     /// The `halfcheck` executable.
     pub exe: PathBuf,
     /// Arguments after the executable (`worker --backend gl ...`).
@@ -35,7 +35,7 @@ const STDERR_TAIL: usize = 2000;
 const POLL: Duration = Duration::from_millis(50);
 
 /// How one job on one worker ended.
-pub enum Ran {
+pub(super) enum Ran {
     /// It has a result; the worker is still usable when it is `Some`.
     Done(Option<Worker>, Box<TestResult>),
     /// The run was interrupted while it ran: the worker was killed, nothing was measured.
@@ -43,7 +43,7 @@ pub enum Ran {
 }
 
 /// A running worker process.
-pub struct Worker {
+pub(super) struct Worker {
     child: Child,
     stdin: ChildStdin,
     replies: Receiver<Reply>,
@@ -113,14 +113,14 @@ impl Memory {
 const PAGE_BYTES: u64 = 4096;
 
 /// A worker process started and still opening its backend.
-pub struct Starting {
+pub(super) struct Starting {
     worker: Worker,
 }
 
 impl Starting {
     /// Waits until the worker's backend is open, and says what it opened. A worker still
     /// opening it when the run is interrupted, or after the start timeout, is stopped.
-    pub fn ready(self, interrupt: &Interrupt) -> Result<(Worker, RunInfo), String> {
+    pub(super) fn ready(self, interrupt: &Interrupt) -> Result<(Worker, RunInfo), String> {
         let mut worker = self.worker;
         let deadline = Instant::now() + START_TIMEOUT;
         let reply = loop {
@@ -152,14 +152,14 @@ impl Starting {
 
     /// Stops a worker the run no longer needs: it has run nothing, and may still be opening
     /// its backend (or hang there), so it is killed rather than waited for.
-    pub fn stop(mut self) {
+    pub(super) fn stop(mut self) {
         self.worker.stop();
     }
 }
 
 impl Worker {
     /// Starts a worker and waits until its backend is open (or the run is interrupted).
-    pub fn start(
+    pub(super) fn start(
         command: &WorkerCommand,
         interrupt: &Interrupt,
     ) -> Result<(Worker, RunInfo), String> {
@@ -168,7 +168,7 @@ impl Worker {
 
     /// Starts a worker process without waiting for its backend, so that several open theirs
     /// at once.
-    pub fn spawn(command: &WorkerCommand) -> Result<Starting, String> {
+    pub(super) fn spawn(command: &WorkerCommand) -> Result<Starting, String> {
         let mut child = Command::new(&command.exe)
             .args(&command.args)
             .envs(command.env.iter().map(|(k, v)| (k, v)))
@@ -221,7 +221,7 @@ impl Worker {
     }
 
     /// Runs one job; on a crash or timeout the worker is gone and the result says so.
-    pub fn run(mut self, job: &Job, timeout: Duration, interrupt: &Interrupt) -> Ran {
+    pub(super) fn run(mut self, job: &Job, timeout: Duration, interrupt: &Interrupt) -> Ran {
         let sent = serde_json::to_string(job)
             .map_err(|e| e.to_string())
             .and_then(|text| {
@@ -309,7 +309,7 @@ impl Worker {
     }
 
     /// Closes the worker's stdin and waits for it to exit.
-    pub fn finish(mut self) {
+    pub(super) fn finish(mut self) {
         drop(self.stdin);
         self.child.wait().ok();
     }
@@ -340,7 +340,7 @@ fn keep_tail(mut stderr: impl Read, tail: &Mutex<String>) {
 }
 
 /// How the pool runs jobs.
-pub struct PoolSettings<'a> {
+pub(super) struct PoolSettings<'a> {
     /// How to start a replacement worker.
     pub command: &'a WorkerCommand,
     /// The backend the run opened (`gl`, `emu`): a worker started early must have opened it.
@@ -362,7 +362,7 @@ pub struct PoolSettings<'a> {
 ///
 /// `on_result` sees every final result as it arrives, from several threads; a job abandoned
 /// because the run was interrupted has none.
-pub fn run_pool(
+pub(super) fn run_pool(
     settings: &PoolSettings,
     first: Worker,
     starting: Vec<Starting>,

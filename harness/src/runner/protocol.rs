@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 /// A test for a worker to run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Job {
+pub(super) struct Job {
     /// The test's name in results.
     pub name: String,
     /// The `.shader_test` file.
@@ -19,7 +19,7 @@ pub struct Job {
 /// What a worker says.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Reply {
+pub(super) enum Reply {
     /// The backend is open: here is what it runs on.
     Ready(Box<RunInfo>),
     /// The backend could not be opened; the worker exits.

@@ -21,7 +21,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 /// Runs the worker loop on stdin/stdout until stdin closes. Returns the process exit code.
-pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
+pub(crate) fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let faults = Faults::from_env();
@@ -103,13 +103,13 @@ pub fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
 
 /// How a worker learns its memory limit from its parent, in MiB (`run --worker-memory`;
 /// 0 for none).
-pub const MEMORY_LIMIT_ENV: &str = "HALFCHECK_WORKER_MEMORY_MIB";
+pub(super) const MEMORY_LIMIT_ENV: &str = "HALFCHECK_WORKER_MEMORY_MIB";
 
 /// A worker's memory limit when its parent names none, in MiB: with the libraries' code, a
 /// worker stays under 2 GB. Measured (emulator, verdicts on): a test holds about 400 bytes per
 /// window pixel and 40 more per probed pixel, so a 2048x2048 window with one `probe all` fits
 /// (1.6 GB) and one with four does not; such a test is a `crash` that names the limit.
-pub const DEFAULT_MEMORY_MIB: u64 = 1792;
+pub(super) const DEFAULT_MEMORY_MIB: u64 = 1792;
 
 /// Limits this worker's memory (`RLIMIT_DATA`: its heap and private writable mappings, not
 /// the address space llvmpipe reserves and never touches) before it opens a backend. An

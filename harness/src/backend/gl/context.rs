@@ -65,7 +65,7 @@ impl ContextInfo {
 
 /// GL ES entry points glow does not wrap, loaded when the context advertises them.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct ExtraFunctions {
+pub(super) struct ExtraFunctions {
     /// `glFramebufferFetchBarrierEXT` (`GL_EXT_shader_framebuffer_fetch_non_coherent`).
     pub framebuffer_fetch_barrier: Option<unsafe extern "system" fn()>,
     /// Program pipelines (ES 3.1).
@@ -76,7 +76,7 @@ pub struct ExtraFunctions {
 /// `glDeleteProgramPipelines`, `glBindProgramPipeline`, `glUseProgramStages` and
 /// `glProgramParameteri`, with their C signatures.
 #[derive(Debug, Clone, Copy)]
-pub struct PipelineFunctions {
+pub(super) struct PipelineFunctions {
     /// `void glGenProgramPipelines(GLsizei n, GLuint *pipelines)`
     pub gen: unsafe extern "system" fn(i32, *mut u32),
     /// `void glDeleteProgramPipelines(GLsizei n, const GLuint *pipelines)`
@@ -153,7 +153,7 @@ impl ExtraFunctions {
 }
 
 /// A current, headless OpenGL ES context and the facts it reported.
-pub struct GlContext {
+pub(super) struct GlContext {
     /// The GL function table.
     pub gl: glow::Context,
     /// Version, renderer and extensions.
@@ -171,7 +171,7 @@ pub struct GlContext {
 
 impl GlContext {
     /// Creates an ES context on the display `choice` names.
-    pub fn new(choice: &EglChoice) -> Result<GlContext, GlError> {
+    pub(super) fn new(choice: &EglChoice) -> Result<GlContext, GlError> {
         let opened = platform::open(choice)?;
         GlContext::on_display(&opened)
     }
@@ -254,7 +254,7 @@ impl GlContext {
     }
 
     /// Makes the context current on the calling thread again (cheap when it already is).
-    pub fn make_current(&self) -> Result<(), GlError> {
+    pub(super) fn make_current(&self) -> Result<(), GlError> {
         // SAFETY: the display and context are this library's and still alive.
         let made = unsafe {
             self.egl
@@ -288,7 +288,7 @@ impl Drop for GlContext {
 }
 
 /// What one platform of `choice`'s library opens (every device on the device platform).
-pub fn probe_platform(choice: &EglChoice, platform: Platform) -> Vec<DeviceInfo> {
+pub(super) fn probe_platform(choice: &EglChoice, platform: Platform) -> Vec<DeviceInfo> {
     let mut choice = choice.clone();
     choice.platform = Some(platform);
     let failed = |library: Option<String>, index, why: String| DeviceInfo {

@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 /// Runs `test` (whose requirements were already checked) and reports its result, with the
 /// final window framebuffer when `keep_window` asks for it; `exact` asks for a window that
 /// holds the exact floats the shaders write.
-pub fn run(
+pub(super) fn run(
     gl: &glow::Context,
     info: &ContextInfo,
     extra: &ExtraFunctions,

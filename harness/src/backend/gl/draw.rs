@@ -14,7 +14,7 @@ use halfcheck_piglit::device::{ArraysDraw, Primitive, RectDraw};
 use halfcheck_piglit::shader_test::{AttribType, VertexColumn, VertexData};
 
 /// Draws a rectangle's corners; `restore` is the test's vertex array, bound again after.
-pub fn rect(
+pub(super) fn rect(
     gl: &glow::Context,
     draw: &RectDraw,
     restore: Option<glow::VertexArray>,
@@ -63,7 +63,7 @@ pub fn rect(
 }
 
 /// `draw arrays [instanced] MODE first count [instances]`, its range already checked.
-pub fn arrays(gl: &glow::Context, draw: &ArraysDraw) -> Result<(), Stop> {
+pub(super) fn arrays(gl: &glow::Context, draw: &ArraysDraw) -> Result<(), Stop> {
     let mode = primitive(draw.primitive);
     let too_many = || Stop::fail("draw arrays: too many vertices");
     let first = i32::try_from(draw.first).map_err(|_| too_many())?;
@@ -102,7 +102,7 @@ fn primitive(primitive: Primitive) -> u32 {
 ///
 /// Returns the buffer (to delete at the end). Integer attributes fail as in piglit, which
 /// cannot feed them on GL ES.
-pub fn vertex_data(
+pub(super) fn vertex_data(
     gl: &glow::Context,
     program: glow::Program,
     data: &VertexData,

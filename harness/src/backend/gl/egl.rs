@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// The name the system's libEGL is loaded by when no path is given.
-pub const SYSTEM_LIBRARY: &str = "libEGL.so.1";
+pub(super) const SYSTEM_LIBRARY: &str = "libEGL.so.1";
 
 /// A loaded EGL library and its entry points.
-pub struct Egl {
+pub(super) struct Egl {
     /// The entry points; an extension's may be missing (`is_loaded`).
     pub api: egl::Egl,
     /// The path or name it was loaded from.
@@ -34,7 +34,7 @@ static LOADED: Mutex<Option<HashMap<PathBuf, &'static Egl>>> = Mutex::new(None);
 
 impl Egl {
     /// Loads `path` (the system's libEGL when `None`), once per process.
-    pub fn load(path: Option<&Path>) -> Result<&'static Egl, GlError> {
+    pub(super) fn load(path: Option<&Path>) -> Result<&'static Egl, GlError> {
         let key = path.map_or_else(|| PathBuf::from(SYSTEM_LIBRARY), Path::to_path_buf);
         let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
         let cache = loaded.get_or_insert_with(HashMap::new);
@@ -108,7 +108,7 @@ impl Egl {
     }
 
     /// The client extensions (`EGL_EXTENSIONS` of `EGL_NO_DISPLAY`), empty when it has none.
-    pub fn client_extensions(&self) -> String {
+    pub(super) fn client_extensions(&self) -> String {
         // SAFETY: querying a string of no display is defined when the library has
         // EGL_EXT_client_extensions, and returns null otherwise.
         let text = unsafe {
@@ -122,21 +122,21 @@ impl Egl {
     }
 
     /// The last EGL error, as its name (`EGL_BAD_DISPLAY`).
-    pub fn error(&self) -> String {
+    pub(super) fn error(&self) -> String {
         // SAFETY: a plain query.
         let code = unsafe { self.api.GetError() };
         error_name(code)
     }
 
     /// The address of a GL or EGL entry point, or null.
-    pub fn proc_address(&self, name: &CStr) -> *const c_void {
+    pub(super) fn proc_address(&self, name: &CStr) -> *const c_void {
         // SAFETY: a NUL-terminated name.
         unsafe { self.api.GetProcAddress(name.as_ptr()) as *const c_void }
     }
 }
 
 /// A C string EGL returned, or empty for null.
-pub fn c_text(text: *const std::ffi::c_char) -> String {
+pub(super) fn c_text(text: *const std::ffi::c_char) -> String {
     if text.is_null() {
         return String::new();
     }

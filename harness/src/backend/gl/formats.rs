@@ -3,7 +3,7 @@
 
 /// How `glReadPixels` reads a colour buffer of a format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Readout {
+pub(super) enum Readout {
     /// Floating point: `GL_RGBA`/`GL_FLOAT`, the exact values.
     Float,
     /// Normalised fixed point: `GL_RGBA`/`GL_UNSIGNED_BYTE`, as piglit reads it on GL ES.
@@ -16,7 +16,7 @@ pub enum Readout {
 
 /// A colour format: its GL enum and how it reads back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Format {
+pub(super) struct Format {
     /// The internal format enum.
     pub internal: u32,
     /// How a framebuffer of it is read.
@@ -24,7 +24,7 @@ pub struct Format {
 }
 
 /// The colour format piglit names `name`, or `None` for names this backend does not know.
-pub fn format(name: &str) -> Option<Format> {
+pub(super) fn format(name: &str) -> Option<Format> {
     use Readout::*;
     let (internal, readout) = match name {
         "GL_RGBA" => (glow::RGBA, Unorm),
@@ -72,6 +72,6 @@ pub fn format(name: &str) -> Option<Format> {
 }
 
 /// [`format`], or a skip naming the format.
-pub fn known(name: &str) -> Result<Format, super::Stop> {
+pub(super) fn known(name: &str) -> Result<Format, super::Stop> {
     format(name).ok_or_else(|| super::Stop::skip(format!("colour format {name} is not supported")))
 }

@@ -13,7 +13,7 @@ const DRI: &str = "/dev/dri";
 
 /// Opens the first render node (`/dev/dri/renderD*`) and a GBM device on it: the node and the
 /// `struct gbm_device *`.
-pub fn open_device() -> Result<(PathBuf, *mut c_void), GlError> {
+pub(super) fn open_device() -> Result<(PathBuf, *mut c_void), GlError> {
     let node = first_render_node(Path::new(DRI))?;
     let file = std::fs::OpenOptions::new()
         .read(true)

@@ -147,7 +147,7 @@ pub struct EglChoice {
 }
 
 /// An initialised EGL display and what opened it.
-pub struct Opened {
+pub(super) struct Opened {
     /// The library.
     pub egl: &'static Egl,
     /// The display, initialised.
@@ -159,7 +159,7 @@ pub struct Opened {
 }
 
 /// Opens and initialises the display `choice` names.
-pub fn open(choice: &EglChoice) -> Result<Opened, GlError> {
+pub(super) fn open(choice: &EglChoice) -> Result<Opened, GlError> {
     let egl = Egl::load(library_for(choice)?.as_deref())?;
     let platforms: Vec<Platform> = match choice.platform {
         Some(platform) => vec![platform],
@@ -196,7 +196,7 @@ pub fn open(choice: &EglChoice) -> Result<Opened, GlError> {
 
 /// The library `choice` loads: its own, ANGLE's for an ANGLE platform, else `None` (the
 /// system's).
-pub fn library_for(choice: &EglChoice) -> Result<Option<PathBuf>, GlError> {
+pub(super) fn library_for(choice: &EglChoice) -> Result<Option<PathBuf>, GlError> {
     Ok(match (&choice.library, choice.platform) {
         (Some(path), _) => Some(path.clone()),
         (None, Some(Platform::Angle(_))) => Some(find_angle()?),
@@ -205,7 +205,7 @@ pub fn library_for(choice: &EglChoice) -> Result<Option<PathBuf>, GlError> {
 }
 
 /// ANGLE's libEGL: the first of [`ANGLE_SEARCH`] that is a real EGL library.
-pub fn find_angle() -> Result<PathBuf, GlError> {
+pub(super) fn find_angle() -> Result<PathBuf, GlError> {
     let mut why = Vec::new();
     for candidate in ANGLE_SEARCH.iter().map(Path::new) {
         if !candidate.exists() {
@@ -350,7 +350,7 @@ fn enumerated_device(egl: &Egl, index: usize) -> Result<(*mut c_void, Option<Pat
 }
 
 /// Every EGL device the library lists.
-pub fn enumerate(egl: &Egl) -> Result<Vec<egl::types::EGLDeviceEXT>, GlError> {
+pub(super) fn enumerate(egl: &Egl) -> Result<Vec<egl::types::EGLDeviceEXT>, GlError> {
     if !egl.api.QueryDevicesEXT.is_loaded() {
         return Err(GlError::NoDevice(format!(
             "{} has no EGL_EXT_device_enumeration",

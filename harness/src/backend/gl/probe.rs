@@ -13,7 +13,7 @@ use halfcheck_piglit::probe::Region;
 
 /// Reads the RGBA pixels of `region` of the bound read framebuffer as floats: exact for a
 /// float target, `b / 255` for a normalised one.
-pub fn read(gl: &glow::Context, target: &Target, region: Region) -> Result<Readback, Stop> {
+pub(super) fn read(gl: &glow::Context, target: &Target, region: Region) -> Result<Readback, Stop> {
     match target.readout {
         Readout::Float => Ok(Readback {
             values: pixels(gl, region, glow::RGBA, glow::FLOAT)
@@ -36,7 +36,7 @@ pub fn read(gl: &glow::Context, target: &Target, region: Region) -> Result<Readb
 }
 
 /// Reads the RGBA pixels of `region` of the bound integer read framebuffer.
-pub fn read_integers(
+pub(super) fn read_integers(
     gl: &glow::Context,
     target: &Target,
     region: Region,

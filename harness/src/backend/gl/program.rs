@@ -13,10 +13,10 @@ use halfcheck_piglit::program as piglit;
 use halfcheck_piglit::shader_test::{ShaderSource, ShaderTest, Stage};
 use std::collections::BTreeMap;
 
-pub use halfcheck_piglit::program::{ATTRIB_POS, ATTRIB_TEX};
+pub(super) use halfcheck_piglit::program::{ATTRIB_POS, ATTRIB_TEX};
 
 /// The program object(s) a test's shaders built.
-pub struct Linked {
+pub(super) struct Linked {
     /// The program in use when it linked; `None` with separate shader objects, where a
     /// program pipeline is bound instead and no program is current.
     pub in_use: Option<glow::Program>,
@@ -34,12 +34,12 @@ pub struct Linked {
 
 impl Linked {
     /// The program whose vertex inputs `[vertex data]` feeds.
-    pub fn vertex(&self) -> Option<glow::Program> {
+    pub(super) fn vertex(&self) -> Option<glow::Program> {
         self.vertex
     }
 
     /// Deletes the program objects and the pipeline.
-    pub fn delete(self, gl: &glow::Context, extra: &ExtraFunctions) {
+    pub(super) fn delete(self, gl: &glow::Context, extra: &ExtraFunctions) {
         // SAFETY: unbinding and deleting objects this test created on the current context.
         unsafe {
             gl.use_program(None);
@@ -60,7 +60,7 @@ impl Linked {
 /// expects); a link failure is reported in [`Linked::ok`] so `link error` can expect it.
 /// With `SSO ENABLED` each stage becomes a separable program of its own in a program
 /// pipeline, and a stage that does not link ends the test, as in piglit.
-pub fn build(
+pub(super) fn build(
     gl: &glow::Context,
     extra: &ExtraFunctions,
     test: &ShaderTest,

@@ -13,10 +13,14 @@ use halfcheck_piglit::shader_test::{
 };
 
 /// Reads an integer limit (`glGetIntegerv`); `None` when the driver rejects the enum.
-pub type LimitQuery<'a> = &'a dyn Fn(u32) -> Option<i64>;
+pub(super) type LimitQuery<'a> = &'a dyn Fn(u32) -> Option<i64>;
 
 /// Why `test` cannot run on this context, or `None` when it can.
-pub fn skip_reason(test: &ShaderTest, info: &ContextInfo, limit: LimitQuery) -> Option<String> {
+pub(super) fn skip_reason(
+    test: &ShaderTest,
+    info: &ContextInfo,
+    limit: LimitQuery,
+) -> Option<String> {
     if !test.require.is_es() {
         return Some("needs desktop GL".into());
     }

@@ -10,13 +10,18 @@ use super::Stop;
 use glow::HasContext;
 
 /// `GL_CLIP_DISTANCE0_EXT` from `GL_EXT_clip_cull_distance` (`GL_CLIP_PLANE0`'s value).
-pub const CLIP_DISTANCE0_EXT: u32 = 0x3000;
+pub(super) const CLIP_DISTANCE0_EXT: u32 = 0x3000;
 
 /// `GL_DEPTH_CLAMP_EXT` from `GL_EXT_depth_clamp`.
 const DEPTH_CLAMP_EXT: u32 = 0x864F;
 
 /// `enable CAP` (`on` true) or `disable CAP`.
-pub fn enable(gl: &glow::Context, info: &ContextInfo, name: &str, on: bool) -> Result<(), Stop> {
+pub(super) fn enable(
+    gl: &glow::Context,
+    info: &ContextInfo,
+    name: &str,
+    on: bool,
+) -> Result<(), Stop> {
     let cap = match name {
         "GL_PROGRAM_POINT_SIZE" => return Ok(()),
         "GL_DEPTH_CLAMP" if info.has("GL_EXT_depth_clamp") => DEPTH_CLAMP_EXT,
@@ -70,7 +75,7 @@ fn capability(name: &str) -> Option<u32> {
 }
 
 /// `blend func SRC DST`.
-pub fn blend_func(gl: &glow::Context, src: &str, dst: &str) -> Result<(), Stop> {
+pub(super) fn blend_func(gl: &glow::Context, src: &str, dst: &str) -> Result<(), Stop> {
     let factor = |name: &str| {
         blend_factor(name).ok_or_else(|| Stop::fail(format!("bad blend factor {name}")))
     };
@@ -102,7 +107,7 @@ fn blend_factor(name: &str) -> Option<u32> {
 }
 
 /// The `glMemoryBarrier` bits piglit names (`GL_SHADER_STORAGE_BARRIER_BIT`, ...).
-pub fn barrier_bits(name: &str) -> Option<u32> {
+pub(super) fn barrier_bits(name: &str) -> Option<u32> {
     Some(match name {
         "GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT" => glow::VERTEX_ATTRIB_ARRAY_BARRIER_BIT,
         "GL_ELEMENT_ARRAY_BARRIER_BIT" => glow::ELEMENT_ARRAY_BARRIER_BIT,

@@ -16,7 +16,7 @@ use super::Stop;
 use glow::HasContext;
 
 /// A framebuffer and what reading it gives.
-pub struct Target {
+pub(super) struct Target {
     /// The FBO.
     pub framebuffer: glow::Framebuffer,
     /// Width probes read (piglit's `read_width`) and blits copy.
@@ -32,7 +32,7 @@ impl Target {
     /// The window FBO, bound, cleared to zero colour and depth 1, viewport set: RGBA32F when
     /// `exact` asks for the floats the shaders write and the context can render to it, else
     /// RGBA8 as piglit's window is.
-    pub fn window(
+    pub(super) fn window(
         gl: &glow::Context,
         info: &ContextInfo,
         width: u32,
@@ -59,7 +59,7 @@ impl Target {
 
     /// `fb tex 2d`: an FBO bound to `binding` drawing into `textures` (one colour attachment
     /// each); reads come from attachment 0, with the size of the last texture, as in piglit.
-    pub fn textures(
+    pub(super) fn textures(
         gl: &glow::Context,
         binding: u32,
         textures: &[Texture],
@@ -92,7 +92,7 @@ impl Target {
 
     /// `fb tex slice`: level `level` and layer `layer` (a depth slice, array layer or cube
     /// face) of `texture`, bound to `binding`.
-    pub fn slice(
+    pub(super) fn slice(
         gl: &glow::Context,
         binding: u32,
         texture: &Texture,
@@ -145,7 +145,11 @@ impl Target {
     }
 
     /// `fb tex layered`: every layer of level 0 of `texture`, bound to `binding`.
-    pub fn layered(gl: &glow::Context, binding: u32, texture: &Texture) -> Result<Target, Stop> {
+    pub(super) fn layered(
+        gl: &glow::Context,
+        binding: u32,
+        texture: &Texture,
+    ) -> Result<Target, Stop> {
         let target = Target::bound(gl, binding, texture.width, texture.height, texture.readout)?;
         // SAFETY: attaching a texture of this context to the FBO just bound.
         unsafe {
@@ -156,7 +160,7 @@ impl Target {
 
     /// `fb ms FORMAT W H SAMPLES`: a new multisample colour renderbuffer bound to `binding`.
     /// It cannot be read by probes; tests blit it into a texture first.
-    pub fn multisample(
+    pub(super) fn multisample(
         gl: &glow::Context,
         binding: u32,
         format: &str,
@@ -229,7 +233,7 @@ impl Target {
     }
 
     /// Deletes the FBO and its renderbuffers.
-    pub fn delete(self, gl: &glow::Context) {
+    pub(super) fn delete(self, gl: &glow::Context) {
         // SAFETY: the objects were created on this context.
         unsafe {
             gl.delete_framebuffer(self.framebuffer);
@@ -241,7 +245,7 @@ impl Target {
 }
 
 /// Whether the context can render to RGBA32F.
-pub fn renders_to_float(info: &ContextInfo) -> bool {
+pub(super) fn renders_to_float(info: &ContextInfo) -> bool {
     info.has("GL_EXT_color_buffer_float") || info.es_at_least(3, 2)
 }
 

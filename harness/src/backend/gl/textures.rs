@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 /// A texture a command created, and what `fb` commands and probes need of it.
 #[derive(Debug, Clone, Copy)]
-pub struct Texture {
+pub(super) struct Texture {
     /// The GL object.
     pub object: glow::Texture,
     /// Its target (`GL_TEXTURE_2D`, `GL_TEXTURE_2D_ARRAY`, ...).
@@ -32,24 +32,24 @@ pub struct Texture {
 
 /// The textures a test created, by unit.
 #[derive(Default)]
-pub struct Textures {
+pub(super) struct Textures {
     units: BTreeMap<u32, Texture>,
 }
 
 impl Textures {
     /// The texture last created for `unit`.
-    pub fn get(&self, unit: u32) -> Option<Texture> {
+    pub(super) fn get(&self, unit: u32) -> Option<Texture> {
         self.units.get(&unit).copied()
     }
 
     /// The texture last created for `unit`, or a failure naming the command that needs it.
-    pub fn need(&self, unit: u32, command: &str) -> Result<Texture, Stop> {
+    pub(super) fn need(&self, unit: u32, command: &str) -> Result<Texture, Stop> {
         self.get(unit)
             .ok_or_else(|| Stop::fail(format!("no texture on unit {unit} for {command}")))
     }
 
     /// `texture rgbw UNIT (w, h) [FORMAT]`.
-    pub fn rgbw(&mut self, gl: &glow::Context, command: &TextureRgbw) -> Result<(), Stop> {
+    pub(super) fn rgbw(&mut self, gl: &glow::Context, command: &TextureRgbw) -> Result<(), Stop> {
         let format = match command.format.as_deref() {
             None | Some("GL_RGBA") => glow::RGBA,
             Some("GL_RGBA8") => glow::RGBA8,
@@ -69,7 +69,7 @@ impl Textures {
     }
 
     /// `texture checkerboard UNIT LEVEL (w, h) (color1) (color2)`: squares of w/2 by h/2.
-    pub fn checkerboard(
+    pub(super) fn checkerboard(
         &mut self,
         gl: &glow::Context,
         command: &TextureCheckerboard,
@@ -93,7 +93,11 @@ impl Textures {
 
     /// `texture storage UNIT TARGET FORMAT (LEVELS W [H [D]])`: `glTexStorage1D/2D/3D` by
     /// the number of sizes given, as piglit does.
-    pub fn storage(&mut self, gl: &glow::Context, command: &TextureStorage) -> Result<(), Stop> {
+    pub(super) fn storage(
+        &mut self,
+        gl: &glow::Context,
+        command: &TextureStorage,
+    ) -> Result<(), Stop> {
         let target = texture_target(command.target)?;
         let format = formats::known(&command.format)?;
         let levels = i32::try_from(command.levels).map_err(|_| Stop::fail("too many levels"))?;
@@ -129,7 +133,11 @@ impl Textures {
     /// `texture integer UNIT (W, H) (B, A) FORMAT`: piglit's `piglit_integer_texture`, a 32-bit
     /// integer texture whose texel (x, y) holds x, y, b, a (with fewer channels: x + y * b + a
     /// for one, x + b and y + a for two, x, y, b + a for three). NEAREST, clamped to edge.
-    pub fn integer(&mut self, gl: &glow::Context, command: &TextureInteger) -> Result<(), Stop> {
+    pub(super) fn integer(
+        &mut self,
+        gl: &glow::Context,
+        command: &TextureInteger,
+    ) -> Result<(), Stop> {
         let (internal, format, channels) = match command.format.as_str() {
             "GL_R32I" => (glow::R32I, glow::RED_INTEGER, 1),
             "GL_RG32I" => (glow::RG32I, glow::RG_INTEGER, 2),
@@ -186,7 +194,7 @@ impl Textures {
     }
 
     /// `texture junk 2DArray UNIT (W, H, LAYERS)`: RGBA8 layers with undefined texels.
-    pub fn junk_2d_array(
+    pub(super) fn junk_2d_array(
         &mut self,
         gl: &glow::Context,
         unit: u32,
@@ -216,7 +224,7 @@ impl Textures {
 
     /// `image texture UNIT FORMAT`: level 0 of the unit's texture as image unit UNIT,
     /// read-write.
-    pub fn image(&self, gl: &glow::Context, unit: u32, format: &str) -> Result<(), Stop> {
+    pub(super) fn image(&self, gl: &glow::Context, unit: u32, format: &str) -> Result<(), Stop> {
         let texture = self.need(unit, "image texture")?;
         let format = formats::known(format)?;
         // SAFETY: binding a texture of this context to an image unit, then an error query.
@@ -290,7 +298,7 @@ impl Textures {
     }
 
     /// Deletes every texture the test created.
-    pub fn delete_all(&mut self, gl: &glow::Context) {
+    pub(super) fn delete_all(&mut self, gl: &glow::Context) {
         for texture in std::mem::take(&mut self.units).into_values() {
             // SAFETY: the texture was created on this context.
             unsafe { gl.delete_texture(texture.object) };
@@ -303,7 +311,7 @@ impl Textures {
 const MAX_GENERATED_TEXELS: usize = 1 << 22;
 
 /// The GL enum of a texture target GL ES has.
-pub fn texture_target(target: TextureTarget) -> Result<u32, Stop> {
+pub(super) fn texture_target(target: TextureTarget) -> Result<u32, Stop> {
     Ok(match target {
         TextureTarget::D2 => glow::TEXTURE_2D,
         TextureTarget::D3 => glow::TEXTURE_3D,
@@ -349,7 +357,7 @@ fn upload(gl: &glow::Context, format: u32, level: i32, width: u32, height: u32, 
 }
 
 /// `texparameter TARGET PARAMETER VALUE` on the texture bound to the active unit.
-pub fn parameter(
+pub(super) fn parameter(
     gl: &glow::Context,
     target: &str,
     parameter: &str,

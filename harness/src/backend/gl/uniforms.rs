@@ -10,7 +10,11 @@ use glow::HasContext;
 use halfcheck_piglit::shader_test::{Scalar, UniformSet, UniformType};
 
 /// Sets one uniform of the program in use.
-pub fn set(gl: &glow::Context, program: glow::Program, set: &UniformSet) -> Result<(), Stop> {
+pub(super) fn set(
+    gl: &glow::Context,
+    program: glow::Program,
+    set: &UniformSet,
+) -> Result<(), Stop> {
     let location = location(gl, program, &set.name)?;
     let per_value = set.ty.components();
     let count = set.values.len() / per_value.max(1);
