@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 /// `compiled`. Each probe keeps the values of every pixel of its region, and is judged as on a
 /// driver when `judge_probes` says so (else it passes). With `keep_window`, every pixel is
 /// shaded and the window's binary32 view comes back too.
-pub fn run<D: Domain>(
+pub(crate) fn run<D: Domain>(
     test: &ShaderTest,
     domain: &D,
     compiled: &Compiled,

@@ -16,7 +16,7 @@ const TILE: u32 = BLOCK;
 
 /// An RGBA image of `T`.
 #[derive(Debug, Clone)]
-pub struct Framebuffer<T> {
+pub(crate) struct Framebuffer<T> {
     /// Width in pixels.
     pub width: u32,
     /// Height in pixels.
@@ -38,7 +38,7 @@ enum Tile<T> {
 
 impl<T: Copy> Framebuffer<T> {
     /// A `width` x `height` framebuffer filled with `zero`.
-    pub fn new(width: u32, height: u32, zero: T) -> Framebuffer<T> {
+    pub(crate) fn new(width: u32, height: u32, zero: T) -> Framebuffer<T> {
         let columns = width.div_ceil(TILE);
         let tiles = columns as usize * height.div_ceil(TILE) as usize;
         Framebuffer {
@@ -50,12 +50,12 @@ impl<T: Copy> Framebuffer<T> {
     }
 
     /// Sets every pixel to `color`.
-    pub fn clear(&mut self, color: [T; 4]) {
+    pub(crate) fn clear(&mut self, color: [T; 4]) {
         self.tiles.fill(Tile::Fill(color));
     }
 
     /// Replaces every pixel's colour `c` with `f(c)` (one-colour tiles stay one colour).
-    pub fn map(&mut self, f: impl Fn([T; 4]) -> [T; 4]) {
+    pub(crate) fn map(&mut self, f: impl Fn([T; 4]) -> [T; 4]) {
         for tile in &mut self.tiles {
             match tile {
                 Tile::Fill(color) => *color = f(*color),
@@ -65,7 +65,7 @@ impl<T: Copy> Framebuffer<T> {
     }
 
     /// Pixel `(x, y)` to write, if inside; its tile gets a colour per pixel.
-    pub fn pixel_mut(&mut self, x: u32, y: u32) -> Option<&mut [T; 4]> {
+    pub(crate) fn pixel_mut(&mut self, x: u32, y: u32) -> Option<&mut [T; 4]> {
         let (tile, at) = self.locate(x, y)?;
         let tile = self.tiles.get_mut(tile)?;
         if let Tile::Fill(color) = *tile {
@@ -78,7 +78,7 @@ impl<T: Copy> Framebuffer<T> {
     }
 
     /// Sets each whole tile whose lower-left corner `blocks` names to `color`.
-    pub fn fill_blocks(&mut self, blocks: &[(u32, u32)], color: [T; 4]) {
+    pub(crate) fn fill_blocks(&mut self, blocks: &[(u32, u32)], color: [T; 4]) {
         for &(x, y) in blocks {
             if let Some(tile) = self.locate(x, y).and_then(|(t, _)| self.tiles.get_mut(t)) {
                 *tile = Tile::Fill(color);
@@ -89,7 +89,7 @@ impl<T: Copy> Framebuffer<T> {
     /// Writes `color` to every covered pixel of `quads` (which may cover a pixel more than
     /// once: the triangles of one draw). A tile they cover whole becomes `color`; one they
     /// cover in part does too when its pixels then all hold the `same` values.
-    pub fn fill(&mut self, quads: &[Quad], color: [T; 4], same: impl Fn(&T, &T) -> bool) {
+    pub(crate) fn fill(&mut self, quads: &[Quad], color: [T; 4], same: impl Fn(&T, &T) -> bool) {
         // A quad's pixels share a tile: quads start on even pixels, and tiles are even.
         let tile_of = |fb: &Self, quad: &Quad| fb.locate(quad.x, quad.y).map(|(t, _)| t);
         // Which pixels of each tile are covered, a bit each.
@@ -134,7 +134,7 @@ impl<T: Copy> Framebuffer<T> {
 
     /// The colour every pixel of a rectangle holds, when its tiles are each one colour and
     /// those colours are the `same`; `None` otherwise, or when it reaches outside.
-    pub fn uniform(
+    pub(crate) fn uniform(
         &self,
         x: u32,
         y: u32,
@@ -167,7 +167,15 @@ impl<T: Copy> Framebuffer<T> {
 
     /// The pixels of a rectangle, row by row from the bottom (as `glReadPixels`), each
     /// through `f` (once per run of a one-colour tile); pixels outside read as `outside`.
-    pub fn read<U>(&self, x: u32, y: u32, w: u32, h: u32, f: impl Fn(T) -> U, outside: U) -> Vec<U>
+    pub(crate) fn read<U>(
+        &self,
+        x: u32,
+        y: u32,
+        w: u32,
+        h: u32,
+        f: impl Fn(T) -> U,
+        outside: U,
+    ) -> Vec<U>
     where
         U: Copy,
     {

@@ -24,11 +24,11 @@ use crate::profile::Interpolation;
 
 /// How far a conforming driver may move a vertex when it snaps it to its subpixel grid, in
 /// pixels: half a step of the 4 subpixel bits GL ES requires at least (`SUBPIXEL_BITS`).
-pub const SNAP_SLACK: f64 = 1.0 / 32.0;
+pub(crate) const SNAP_SLACK: f64 = 1.0 / 32.0;
 
 /// How far binary32 plane setup and evaluation may move an interpolated value, relative to
 /// the largest vertex value: `2^-18` (32 binary32 ulps).
-pub const PLANE_ALLOWANCE: f64 = 1.0 / (1u64 << 18) as f64;
+pub(crate) const PLANE_ALLOWANCE: f64 = 1.0 / (1u64 << 18) as f64;
 
 /// Every value a conforming driver may interpolate at the centre of pixel `(x, y)` for an
 /// attribute whose vertex values lie in `ranges`, on a triangle with window positions
@@ -37,7 +37,7 @@ pub const PLANE_ALLOWANCE: f64 = 1.0 / (1u64 << 18) as f64;
 /// at a pixel by at most the gradient times `d` (times the barycentric weights, at most 2 near
 /// the triangle), hence `2 (|da/dx| + |da/dy|) (SNAP_SLACK + slack)`, plus
 /// `PLANE_ALLOWANCE` of the largest vertex value.
-pub fn range_at(
+pub(crate) fn range_at(
     window: &[[f32; 4]; 3],
     ranges: [[f64; 2]; 3],
     slack: f64,
@@ -92,7 +92,7 @@ pub fn range_at(
 
 /// A triangle's setup: the vertex order and the scaled edge deltas.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Setup {
+pub(crate) struct Setup {
     kind: Interpolation,
     /// Which of the caller's vertices is setup vertex 0, 1, 2.
     order: [usize; 3],
@@ -105,7 +105,7 @@ pub struct Setup {
 
 /// One attribute's plane: its value at pixel (0, 0) and its gradients.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Plane {
+pub(crate) struct Plane {
     kind: Interpolation,
     a0: f32,
     dadx: f32,
@@ -114,7 +114,7 @@ pub struct Plane {
 
 impl Plane {
     /// The value at pixel `(x, y)`.
-    pub fn at(&self, x: u32, y: u32) -> f32 {
+    pub(crate) fn at(&self, x: u32, y: u32) -> f32 {
         match self.kind {
             Interpolation::PlaneFma => self
                 .dady
@@ -136,7 +136,7 @@ impl Plane {
 impl Plane {
     /// The value at pixel `(x, y)` computed at extended precision from the binary32 set-up
     /// (a shader whose binary32 arithmetic keeps x87 extended precision evaluates it so).
-    pub fn at_extended(&self, x: u32, y: u32) -> f64 {
+    pub(crate) fn at_extended(&self, x: u32, y: u32) -> f64 {
         let (a0, dadx, dady) = (
             f64::from(self.a0),
             f64::from(self.dadx),
@@ -160,7 +160,7 @@ impl Plane {
 
 impl Setup {
     /// The setup of a triangle with these window positions (x, y).
-    pub fn new(window: [[f32; 2]; 3], kind: Interpolation) -> Setup {
+    pub(crate) fn new(window: [[f32; 2]; 3], kind: Interpolation) -> Setup {
         match kind {
             Interpolation::PlaneFma => {
                 let deltas = |w: [[f32; 2]; 3]| {
@@ -200,7 +200,7 @@ impl Setup {
     }
 
     /// The plane of an attribute with these values at the caller's three vertices.
-    pub fn plane(&self, values: [f32; 3]) -> Plane {
+    pub(crate) fn plane(&self, values: [f32; 3]) -> Plane {
         let a = self.order.map(|i| values[i]);
         let d = self.deltas;
         let (dadx, dady) = match self.kind {
@@ -224,7 +224,7 @@ impl Setup {
     }
 
     /// A perspective-correct attribute: `values` at the vertices, `oow` their `1 / w`.
-    pub fn perspective(&self, values: [f32; 3], oow: [f32; 3]) -> Perspective {
+    pub(crate) fn perspective(&self, values: [f32; 3], oow: [f32; 3]) -> Perspective {
         Perspective {
             over_w: self.plane([0, 1, 2].map(|i| values[i] * oow[i])),
             one_over_w: self.plane(oow),
@@ -255,14 +255,14 @@ fn sorted_by_y(w: [[f32; 2]; 3]) -> [usize; 3] {
 
 /// A perspective-correct attribute's two planes.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Perspective {
+pub(crate) struct Perspective {
     over_w: Plane,
     one_over_w: Plane,
 }
 
 impl Perspective {
     /// The value at pixel `(x, y)` at extended precision (see [`Plane::at_extended`]).
-    pub fn at_extended(&self, x: u32, y: u32) -> f64 {
+    pub(crate) fn at_extended(&self, x: u32, y: u32) -> f64 {
         let (a, w) = (
             self.over_w.at_extended(x, y),
             self.one_over_w.at_extended(x, y),
@@ -274,7 +274,7 @@ impl Perspective {
     }
 
     /// The value at pixel `(x, y)`.
-    pub fn at(&self, x: u32, y: u32) -> f32 {
+    pub(crate) fn at(&self, x: u32, y: u32) -> f32 {
         let (a, w) = (self.over_w.at(x, y), self.one_over_w.at(x, y));
         match self.over_w.kind {
             Interpolation::PlaneFma => a * (1.0 / w),

@@ -1,3 +1,4 @@
+#![warn(unreachable_pub)]
 //! The emulator backend: runs `.shader_test` files with no GPU, on halfcheck's own compiler
 //! and its software f16 emulator (`crate::exec`).
 //!

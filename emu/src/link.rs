@@ -7,7 +7,7 @@ use crate::exec::used_variables;
 use halfcheck_compiler::ir::{Module, Type, VarMode, Variable};
 
 /// Why the two stages do not link, or `Ok` when they do.
-pub fn check(vertex: &Module, fragment: &Module) -> Result<(), String> {
+pub(crate) fn check(vertex: &Module, fragment: &Module) -> Result<(), String> {
     // GLSL ES 1.00 compares precisions only of uniforms both stages use.
     let (vertex_uses, fragment_uses) = (used_variables(vertex), used_variables(fragment));
     let uniforms = |m: &Module, uses: &[bool]| -> Vec<(Variable, bool)> {

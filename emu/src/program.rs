@@ -124,16 +124,16 @@ fn build(
 
 /// The most values the emulator holds for one batch of invocations of a shader: its
 /// uniforms once, its other variables once per lane. 2^24 values are 384 MiB as intervals.
-pub const MAX_BATCH_VALUES: u64 = 1 << 24;
+pub(crate) const MAX_BATCH_VALUES: u64 = 1 << 24;
 
 /// Quads per fragment batch (4 lanes each).
-pub const QUADS_PER_BATCH: usize = 256;
+pub(crate) const QUADS_PER_BATCH: usize = 256;
 /// Lanes of one fragment batch.
 const FRAGMENT_LANES: usize = QUADS_PER_BATCH * 4;
 
 /// Whether the emulator can hold `module`'s variables for a batch of `lanes` invocations
 /// (`float big[2000000000]` would abort the process); the skip says what is too large.
-pub fn check_batch(module: &Module, lanes: usize, stage: Stage) -> Result<(), Stop> {
+pub(crate) fn check_batch(module: &Module, lanes: usize, stage: Stage) -> Result<(), Stop> {
     let is_uniform = |mode: VarMode| mode == VarMode::Uniform;
     let uniform = Storage::of(module, is_uniform);
     let per_lane = Storage::of(module, |mode| !is_uniform(mode));

@@ -14,7 +14,7 @@
 
 /// A vertex after the viewport transform.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct WindowVertex {
+pub(crate) struct WindowVertex {
     /// Window x (pixels from the left).
     pub x: f64,
     /// Window y (pixels from the bottom).
@@ -23,7 +23,7 @@ pub struct WindowVertex {
 
 /// A 2x2 block of pixels: (x, y), (x+1, y), (x, y+1), (x+1, y+1).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Quad {
+pub(crate) struct Quad {
     /// Left column (even).
     pub x: u32,
     /// Bottom row (even).
@@ -34,7 +34,7 @@ pub struct Quad {
 
 /// The pixels a triangle covers: the blocks it covers whole and the quads elsewhere.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Coverage {
+pub(crate) struct Coverage {
     /// Lower-left corners of the `BLOCK` x `BLOCK` blocks covered whole: each inside the
     /// framebuffer, every pixel of it one some probe reads.
     pub blocks: Vec<(u32, u32)>,
@@ -44,12 +44,12 @@ pub struct Coverage {
 
 impl Coverage {
     /// Whether it covers nothing.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.blocks.is_empty() && self.quads.is_empty()
     }
 
     /// The first `n` quads of [`Coverage::all_quads`], expanding no more blocks than that.
-    pub fn first_quads(&self, n: usize) -> Vec<Quad> {
+    pub(crate) fn first_quads(&self, n: usize) -> Vec<Quad> {
         let mut quads: Vec<Quad> = self.quads.iter().take(n).copied().collect();
         for &block in &self.blocks {
             if quads.len() >= n {
@@ -61,7 +61,7 @@ impl Coverage {
     }
 
     /// Every quad: those outside whole blocks, then each block's, row by row.
-    pub fn all_quads(&self) -> Vec<Quad> {
+    pub(crate) fn all_quads(&self) -> Vec<Quad> {
         let per_block = (BLOCK / 2 * BLOCK / 2) as usize;
         let mut quads = Vec::with_capacity(self.quads.len() + self.blocks.len() * per_block);
         quads.extend_from_slice(&self.quads);
@@ -85,7 +85,7 @@ fn block_quads((bx, by): (u32, u32)) -> impl Iterator<Item = Quad> {
 
 /// What triangle `v` covers in a `width` x `height` framebuffer, and whether it faces front
 /// (counter-clockwise). Degenerate triangles cover nothing.
-pub fn triangle(
+pub(crate) fn triangle(
     v: [WindowVertex; 3],
     width: u32,
     height: u32,
@@ -244,7 +244,7 @@ const SUBPIXELS: i64 = 256;
 
 /// Side of the blocks of pixels whose coverage is decided from their corners (even, so a
 /// quad never straddles two).
-pub const BLOCK: u32 = 16;
+pub(crate) const BLOCK: u32 = 16;
 
 /// Side of the sub-blocks a block the triangle's edge crosses is decided by, again from
 /// their corners (even, dividing `BLOCK`).

@@ -35,7 +35,7 @@ use std::collections::BTreeMap;
 const MAX_STEPS: u64 = 1_000_000;
 
 /// One vertex attribute: its name, location, and values per vertex.
-pub struct Attribute {
+pub(crate) struct Attribute {
     /// Name in the shader (`piglit_vertex`), or empty for a numbered column.
     pub name: String,
     /// Location, for columns named by number and piglit's bound attributes.
@@ -46,7 +46,7 @@ pub struct Attribute {
 
 /// How the vertices make triangles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Topology {
+pub(crate) enum Topology {
     /// `GL_TRIANGLES`
     List,
     /// `GL_TRIANGLE_STRIP`
@@ -57,7 +57,7 @@ pub enum Topology {
 
 /// Blending of the fragment's colour into the framebuffer: source and destination factors.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Blend {
+pub(crate) struct Blend {
     /// Source factor name (`GL_SRC_ALPHA`).
     pub src: Factor,
     /// Destination factor name.
@@ -66,7 +66,7 @@ pub struct Blend {
 
 /// A blend factor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Factor {
+pub(crate) enum Factor {
     /// 0
     Zero,
     /// 1
@@ -87,7 +87,7 @@ pub enum Factor {
 
 impl Factor {
     /// The factor GL names `name`, if the emulator has it.
-    pub fn from_name(name: &str) -> Option<Factor> {
+    pub(crate) fn from_name(name: &str) -> Option<Factor> {
         Some(match name.strip_prefix("GL_").unwrap_or(name) {
             "ZERO" => Factor::Zero,
             "ONE" => Factor::One,
@@ -118,7 +118,7 @@ impl Factor {
 }
 
 /// What a draw needs besides its vertices.
-pub struct Draw<'a, D: Domain> {
+pub(crate) struct Draw<'a, D: Domain> {
     /// The compiled shaders.
     pub program: &'a Program,
     /// The arithmetic.
@@ -173,7 +173,7 @@ fn unbounded<D: Domain>(d: &D, x: D::F) -> D::F {
 
 impl<D: Domain> Draw<'_, D> {
     /// Runs the vertex shader on `attributes`, rasterises `topology` and shades into `fb`.
-    pub fn run(
+    pub(crate) fn run(
         &self,
         attributes: &[Attribute],
         count: usize,

@@ -58,7 +58,7 @@ struct Texture {
 
 /// The textures a test created, by unit, and the unit `texparameter` changes.
 #[derive(Default)]
-pub struct Units {
+pub(crate) struct Units {
     units: BTreeMap<u32, Texture>,
     active: u32,
     /// Bilinear filtering in fixed point (llvmpipe's) rather than in binary32.
@@ -74,7 +74,7 @@ fn texels(bytes: &[u8]) -> Vec<[u8; 4]> {
 
 /// How far from `b / 255` a conforming driver's 8-bit texel conversion may land: `2^-20`
 /// (32 binary32 ulps at 0.3; llvmpipe without F16C was measured one ulp off).
-pub const TEXEL_ALLOWANCE: f64 = 1.0 / (1u64 << 20) as f64;
+pub(crate) const TEXEL_ALLOWANCE: f64 = 1.0 / (1u64 << 20) as f64;
 
 /// How far, in texels, a conforming driver's texel-space coordinate may land from the exact
 /// one when it picks texels (nearest) or pairs of texels (bilinear): a coordinate that close
@@ -110,7 +110,7 @@ fn checked(width: u32, height: u32) -> Result<(), Stop> {
 
 impl Units {
     /// No textures yet, filtered as the profile's `filtering` says.
-    pub fn new(filtering: Filtering) -> Units {
+    pub(crate) fn new(filtering: Filtering) -> Units {
         Units {
             fixed_point: filtering == Filtering::FixedPoint,
             ..Units::default()
@@ -118,7 +118,7 @@ impl Units {
     }
 
     /// `texture rgbw UNIT (w, h) [FORMAT]`.
-    pub fn rgbw(&mut self, command: &TextureRgbw) -> Result<(), Stop> {
+    pub(crate) fn rgbw(&mut self, command: &TextureRgbw) -> Result<(), Stop> {
         match command.format.as_deref() {
             None | Some("GL_RGBA") | Some("GL_RGBA8") => {}
             Some(other) => {
@@ -139,7 +139,7 @@ impl Units {
     }
 
     /// `texture checkerboard UNIT LEVEL (w, h) (color1) (color2)`.
-    pub fn checkerboard(&mut self, command: &TextureCheckerboard) -> Result<(), Stop> {
+    pub(crate) fn checkerboard(&mut self, command: &TextureCheckerboard) -> Result<(), Stop> {
         checked(command.width, command.height)?;
         let level = Level {
             width: command.width,
@@ -163,7 +163,12 @@ impl Units {
     }
 
     /// `texparameter 2D PARAMETER VALUE` on the active unit's texture.
-    pub fn parameter(&mut self, target: &str, parameter: &str, value: &str) -> Result<(), Stop> {
+    pub(crate) fn parameter(
+        &mut self,
+        target: &str,
+        parameter: &str,
+        value: &str,
+    ) -> Result<(), Stop> {
         if target != "2D" {
             return Err(Stop::skip(format!("the emulator has no {target} textures")));
         }

@@ -16,10 +16,10 @@ use std::collections::BTreeMap;
 /// How far from an edge, in pixels, a pixel centre's coverage is left to the driver: the
 /// spec's minimum of 4 subpixel bits snaps a vertex up to 1/32 of a pixel, and the tie rule
 /// is the driver's.
-pub const EDGE_SLACK: f64 = 1.0 / 16.0;
+pub(crate) const EDGE_SLACK: f64 = 1.0 / 16.0;
 
 /// One triangle of a draw as the ties see it.
-pub struct Triangle<'a> {
+pub(crate) struct Triangle<'a> {
     /// Window vertices.
     pub vertices: [WindowVertex; 3],
     /// What the modelled driver covers (`None`: nothing).
@@ -30,7 +30,7 @@ pub struct Triangle<'a> {
 
 /// A pixel whose final value the ties leave open, and what it may end with.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Tie {
+pub(crate) struct Tie {
     /// Column.
     pub x: u32,
     /// Row.
@@ -43,7 +43,12 @@ pub struct Tie {
 
 /// The pixels of a draw that some probe reads (`needed`, `None`: all) whose coverage a
 /// conforming driver may decide otherwise than the model, in row order.
-pub fn ties(triangles: &[Triangle], width: u32, height: u32, needed: Option<&[bool]>) -> Vec<Tie> {
+pub(crate) fn ties(
+    triangles: &[Triangle],
+    width: u32,
+    height: u32,
+    needed: Option<&[bool]>,
+) -> Vec<Tie> {
     let edges: Vec<[[u64; 4]; 3]> = triangles.iter().map(|t| edge_keys(&t.vertices)).collect();
     let shared = |t: usize, e: usize| {
         let key = edges[t][e];
@@ -94,7 +99,7 @@ fn covers(coverage: &Coverage, x: u32, y: u32) -> bool {
 }
 
 /// The quad holding pixel `(x, y)`, only that pixel covered.
-pub fn quad_of(x: u32, y: u32) -> Quad {
+pub(crate) fn quad_of(x: u32, y: u32) -> Quad {
     let mut covered = [false; 4];
     covered[((y % 2) * 2 + x % 2) as usize] = true;
     Quad {
@@ -126,7 +131,7 @@ fn same_edge(a: [u64; 4], b: [u64; 4]) -> bool {
 /// The needed pixels whose centre lies within `slack` pixels of triangle `v`'s boundary,
 /// inside or outside, each with the edges it lies near (bit `i`: the edge opposite vertex
 /// `i`). A degenerate triangle has none; an unbounded slack takes every needed pixel.
-pub fn near_edges(
+pub(crate) fn near_edges(
     v: [WindowVertex; 3],
     width: u32,
     height: u32,

@@ -15,13 +15,13 @@ use std::collections::BTreeMap;
 
 /// Uniform values by variable name.
 #[derive(Default)]
-pub struct Uniforms {
+pub(crate) struct Uniforms {
     values: BTreeMap<String, Value<f64>>,
 }
 
 impl Uniforms {
     /// Applies one `uniform` command.
-    pub fn set(&mut self, program: &Program, set: &UniformSet) -> Result<(), Stop> {
+    pub(crate) fn set(&mut self, program: &Program, set: &UniformSet) -> Result<(), Stop> {
         let (base, path) = split_name(&set.name)
             .ok_or_else(|| Stop::fail(format!("bad uniform name \"{}\"", set.name)))?;
         let missing = || Stop::fail(format!("cannot get location of uniform \"{}\"", set.name));
@@ -57,7 +57,7 @@ impl Uniforms {
     }
 
     /// Gives every uniform of `module` that a command set its value, as `domain` holds it.
-    pub fn apply<D: Domain>(
+    pub(crate) fn apply<D: Domain>(
         &self,
         module: &Module,
         invocation: &mut Invocation<'_, D>,

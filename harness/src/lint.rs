@@ -25,9 +25,7 @@ use halfcheck_compiler::{compile, parse_shader, CompileOptions, Model};
 use halfcheck_emu::{predict as run_emulator, Mode};
 use halfcheck_piglit::probe::unorm8;
 use halfcheck_piglit::shader_test::{parse_file, ShaderTest, SourceKind};
-use halfcheck_verdict::classify::ChannelPrediction;
-use halfcheck_verdict::predict::predict;
-use halfcheck_verdict::reduced::{compiler_stage, declares_reduced_precision};
+use halfcheck_verdict::{compiler_stage, declares_reduced_precision, predict, ChannelPrediction};
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -7,7 +7,7 @@ mod common;
 use common::gl_backend;
 use halfcheck_piglit::shader_test::parse_str;
 use halfcheck_piglit::Backend;
-use halfcheck_verdict::reference::promoted;
+use halfcheck_verdict::promoted;
 use std::path::Path;
 
 /// `fract(a / b * 1024)` in mediump, with a mediump uniform and an int (implicitly mediump in

@@ -5,7 +5,7 @@ use crate::shader_test::RectMode;
 
 /// The corners of a `draw rect` as a triangle strip: `vec4` positions for `piglit_vertex`
 /// and, for `tex`, `vec2` coordinates for `piglit_texcoord`.
-pub fn rect(rect: [f32; 4], mode: RectMode, window: (u32, u32)) -> Corners {
+pub(crate) fn rect(rect: [f32; 4], mode: RectMode, window: (u32, u32)) -> Corners {
     let [x, y, w, h] = match mode {
         RectMode::Ortho => ortho(rect, window),
         RectMode::Plain | RectMode::Tex(_) => rect,

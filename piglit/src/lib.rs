@@ -1,3 +1,4 @@
+#![warn(unreachable_pub)]
 //! Piglit's `.shader_test` files and `shader_runner`'s semantics, once for every backend.
 //!
 //! - [`shader_test`]: the format, its typed model and parser.
@@ -14,7 +15,7 @@
 mod backend;
 mod command_loop;
 pub mod device;
-pub mod draw;
+mod draw;
 pub mod probe;
 pub mod program;
 pub mod shader_test;

@@ -43,7 +43,8 @@
 //! at highp included: nothing there can tell a lowering driver from one that does not; a
 //! driver that lowers it anyway is out of bounds).
 
-pub use halfcheck_results::{ChannelEvidence, ChannelVerdict, Evidence, Interval, Verdict};
+pub(crate) use halfcheck_results::{ChannelEvidence, Evidence};
+pub use halfcheck_results::{ChannelVerdict, Interval, Verdict};
 
 /// What the emulator predicts for one probed channel at one pixel.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -125,7 +126,7 @@ fn bounded(i: &Interval) -> bool {
 }
 
 /// The bounds evidence for observed value `o`.
-pub fn bounds_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
+pub(crate) fn bounds_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
     let o = f64::from(o);
     if p.highp_bounds.contains(o) {
         if p.discriminates_by_bounds() || p.discriminates_as_control() {
@@ -149,7 +150,7 @@ pub fn bounds_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
 }
 
 /// The reference evidence for observed value `o` and the driver's own highp value `r`.
-pub fn reference_evidence(o: f32, r: Option<f32>, p: &ChannelPrediction) -> Evidence {
+pub(crate) fn reference_evidence(o: f32, r: Option<f32>, p: &ChannelPrediction) -> Evidence {
     let Some(r) = r else {
         return Evidence::Silent;
     };
@@ -205,7 +206,7 @@ pub fn reference_evidence(o: f32, r: Option<f32>, p: &ChannelPrediction) -> Evid
 }
 
 /// The model evidence for observed value `o`.
-pub fn model_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
+pub(crate) fn model_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
     if p.mediump.to_bits() == p.highp.to_bits() {
         Evidence::Silent
     } else if o.to_bits() == p.mediump.to_bits() {
@@ -218,7 +219,7 @@ pub fn model_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
 }
 
 /// Every line of evidence for one channel.
-pub fn evidence(o: f32, r: Option<f32>, p: &ChannelPrediction) -> ChannelEvidence {
+pub(crate) fn evidence(o: f32, r: Option<f32>, p: &ChannelPrediction) -> ChannelEvidence {
     ChannelEvidence {
         reference: reference_evidence(o, r, p),
         bounds: bounds_evidence(o, p),
@@ -227,7 +228,7 @@ pub fn evidence(o: f32, r: Option<f32>, p: &ChannelPrediction) -> ChannelEvidenc
 }
 
 /// The channel verdict the evidence gives (`kept_highp`: the rules keep the channel at highp).
-pub fn verdict_from(evidence: &ChannelEvidence, kept_highp: bool) -> ChannelVerdict {
+pub(crate) fn verdict_from(evidence: &ChannelEvidence, kept_highp: bool) -> ChannelVerdict {
     let deciding = [evidence.reference, evidence.bounds];
     if deciding.contains(&Evidence::OutOfBounds) {
         return ChannelVerdict::OutOfBounds;
@@ -253,7 +254,7 @@ pub fn verdict_from(evidence: &ChannelEvidence, kept_highp: bool) -> ChannelVerd
 }
 
 /// Classifies one channel: its evidence and verdict.
-pub fn classify_channel(
+pub(crate) fn classify_channel(
     o: f32,
     r: Option<f32>,
     p: &ChannelPrediction,
@@ -263,7 +264,7 @@ pub fn classify_channel(
 }
 
 /// Combines the channel verdicts of a test (or of one pixel) that declares reduced precision.
-pub fn combine(channels: &[ChannelVerdict]) -> Verdict {
+pub(crate) fn combine(channels: &[ChannelVerdict]) -> Verdict {
     if channels.contains(&ChannelVerdict::OutOfBounds) {
         return Verdict::OutOfBounds;
     }
@@ -284,7 +285,7 @@ pub fn combine(channels: &[ChannelVerdict]) -> Verdict {
 
 /// How little a verdict says for lowering: 0 for out-of-bounds, rising to lowered. The pixel
 /// of a probe with the smallest rank is the one it records.
-pub fn severity(v: Verdict) -> u8 {
+pub(crate) fn severity(v: Verdict) -> u8 {
     match v {
         Verdict::OutOfBounds => 0,
         Verdict::Inconsistent => 1,

@@ -120,7 +120,7 @@ impl ReferenceSaid {
 /// `lowered` at some pixels and `not-lowered` at others shows the test and its promoted twin
 /// computing it apart (two programs compiled apart, an x87 spill), not lowering. The
 /// reference then says nothing of that channel anywhere in the test, and the reason says so.
-pub fn judge(
+pub(crate) fn judge(
     result: &mut TestResult,
     predictions: &[ProbePrediction],
     reference: Option<&TestResult>,

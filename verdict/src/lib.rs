@@ -1,15 +1,18 @@
+#![warn(unreachable_pub)]
 //! Verdicts: whether a driver lowered, judged from the values its probes observed, the
 //! emulator's predictions for the run's driver profile and, where it ran, the driver's own
 //! highp reference. Plain data and pure functions, apart from running the reference.
 
-pub mod classify;
-pub mod judge;
-pub mod predict;
-pub mod reduced;
-pub mod reference;
+mod classify;
+mod judge;
+mod predict;
+mod reduced;
+mod reference;
 
-pub use classify::{ChannelVerdict, Interval, Verdict};
-pub use reference::ReferenceMode;
+pub use classify::{ChannelPrediction, ChannelVerdict, Interval, Verdict};
+pub use predict::{describe, predict, predictable};
+pub use reduced::{compiler_stage, declares_reduced_precision};
+pub use reference::{promoted, ReferenceMode};
 
 use halfcheck_emu::Choices;
 use halfcheck_piglit::shader_test::ShaderTest;

@@ -141,7 +141,7 @@ impl ProbePrediction {
 
 /// Adds `m!` to `predictions`: the test with every shader demoted to mediump, lowered by the
 /// `spec` model, in binary16 (what a driver that lowers everything would give).
-pub fn add_forced(
+pub(crate) fn add_forced(
     test: &ShaderTest,
     predictions: &mut [ProbePrediction],
     driver: &Choices,
@@ -183,7 +183,7 @@ fn spec_lowered(lowering: &Choices) -> CompileOptions {
 /// The choices `m` and `m'` follow for a run on `driver`: its own where it lowers floats,
 /// else its arithmetic with Mesa's precision rules and lowering (the default profile's):
 /// what the driver would give if it lowered as Mesa does.
-pub fn lowering_model(driver: &Choices) -> Choices {
+pub(crate) fn lowering_model(driver: &Choices) -> Choices {
     if driver.lowering.float16 {
         *driver
     } else {

@@ -71,7 +71,7 @@ fn text_has_reduced_precision(text: &str, stage: Stage, implicit: bool) -> bool 
 /// The first implementation limit (`gl_MaxTextureImageUnits`, `gl_MinProgramTexelOffset`,
 /// ...) a GLSL shader of `test` reads: its value is the driver's, which the emulator does not
 /// know.
-pub fn implementation_limit(test: &ShaderTest) -> Option<String> {
+pub(crate) fn implementation_limit(test: &ShaderTest) -> Option<String> {
     glsl_words(test, |_, _, w| {
         w.starts_with("gl_Max") || w.starts_with("gl_Min")
     })
@@ -80,7 +80,7 @@ pub fn implementation_limit(test: &ShaderTest) -> Option<String> {
 /// The first built-in whose precision GLSL ES fixes below highp that a shader of `test`
 /// reads: `gl_FragCoord` in a GLSL ES 1.00 fragment shader (mediump), `gl_PointCoord`.
 /// Promoting the shader to highp cannot change its precision.
-pub fn fixed_reduced_builtin(test: &ShaderTest) -> Option<String> {
+pub(crate) fn fixed_reduced_builtin(test: &ShaderTest) -> Option<String> {
     let es100 = glsl_es_version(test) == Some(100);
     glsl_words(test, |stage, text, w| {
         let version_100 = !text.contains("#version") || text.contains("#version 100");
@@ -92,7 +92,7 @@ pub fn fixed_reduced_builtin(test: &ShaderTest) -> Option<String> {
 /// The first output whose precision GLSL ES fixes below highp that a shader of `test`
 /// writes: `gl_FragColor` or `gl_FragData` in a GLSL ES 1.00 fragment shader (mediump).
 /// Promoting the shader to highp cannot change its precision either.
-pub fn fixed_reduced_output(test: &ShaderTest) -> Option<String> {
+pub(crate) fn fixed_reduced_output(test: &ShaderTest) -> Option<String> {
     glsl_words(test, |stage, text, w| {
         let version_100 = !text.contains("#version") || text.contains("#version 100");
         matches!(w, "gl_FragColor" | "gl_FragData") && stage == Stage::Fragment && version_100

@@ -67,7 +67,7 @@ pub fn promoted(test: &ShaderTest) -> ShaderTest {
 /// Whether the acceptance intervals decide every channel, at every pixel judged, where a
 /// reference could tell (the binary16 and binary32 predictions differ): then the reference
 /// would add nothing a sound interval has not proven.
-pub fn bounds_decide(result: &TestResult, predictions: &[ProbePrediction]) -> bool {
+pub(crate) fn bounds_decide(result: &TestResult, predictions: &[ProbePrediction]) -> bool {
     result
         .probes
         .iter()

@@ -9,7 +9,7 @@ use halfcheck_compiler::ir::{ConstValue, Expr, ExprKind, Scalar, Type, VarId};
 
 /// Where one component of an lvalue sits in its variable's flattened value.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Offset {
+pub(super) enum Offset {
     /// The same component in every lane.
     Fixed(usize),
     /// A component chosen per lane by a dynamic index (one entry, or one per lane).

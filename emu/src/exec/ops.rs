@@ -14,7 +14,7 @@ use crate::profile::{Derivatives, Dot, Mix};
 use halfcheck_compiler::ir::{BaseType, Expr, Op};
 
 /// The width a float operation with result base `base` computes in.
-pub fn width_of(base: BaseType) -> Width {
+pub(super) fn width_of(base: BaseType) -> Width {
     if base == BaseType::Float16 {
         Width::Half
     } else {
@@ -24,7 +24,7 @@ pub fn width_of(base: BaseType) -> Width {
 
 /// The width an operation computes in: from its result type, lowp where a lowered operation
 /// is lowp.
-pub fn width_for(base: BaseType, precision: halfcheck_compiler::ir::Precision) -> Width {
+pub(super) fn width_for(base: BaseType, precision: halfcheck_compiler::ir::Precision) -> Width {
     match width_of(base) {
         Width::Half if precision == halfcheck_compiler::ir::Precision::Low => Width::Low,
         other => other,
@@ -32,7 +32,7 @@ pub fn width_for(base: BaseType, precision: halfcheck_compiler::ir::Precision) -
 }
 
 /// `v` wrapped to the range of `base` (16-bit types only when `lowers`).
-pub fn wrap(v: i64, base: BaseType, lowers: bool) -> i64 {
+pub(super) fn wrap(v: i64, base: BaseType, lowers: bool) -> i64 {
     match base {
         BaseType::Int => i64::from(v as i32),
         BaseType::Uint => i64::from(v as u32),
@@ -97,7 +97,7 @@ fn compare_of(op: Op) -> Option<Compare> {
 }
 
 /// The error for an operation given operands it cannot take.
-pub fn bad<T>(e: &Expr, op: Op) -> ExecResult<T> {
+pub(super) fn bad<T>(e: &Expr, op: Op) -> ExecResult<T> {
     error(e.span, format!("{} on operands it cannot take", op.name()))
 }
 
@@ -760,6 +760,6 @@ pub(super) fn lerp<D: Domain>(d: &D, mix: Mix, a: D::F, b: D::F, t: D::F, width:
 }
 
 /// Lane `i` of float lanes as a binary32 value.
-pub fn f32_at<D: Domain>(d: &D, v: &[D::F], i: usize) -> f32 {
+pub(super) fn f32_at<D: Domain>(d: &D, v: &[D::F], i: usize) -> f32 {
     d.representative(at(v, i)) as f32
 }

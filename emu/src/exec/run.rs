@@ -23,7 +23,7 @@ const MAX_DEPTH: u32 = 64;
 
 /// Per-lane control state.
 #[derive(Clone)]
-pub struct State {
+pub(super) struct State {
     /// Lanes executing now.
     pub mask: Vec<bool>,
     /// Lanes that left the innermost loop with `break`.
@@ -40,7 +40,7 @@ pub struct State {
 
 impl State {
     /// Every lane active.
-    pub fn new(lanes: usize) -> State {
+    pub(super) fn new(lanes: usize) -> State {
         State {
             mask: vec![true; lanes],
             brk: vec![false; lanes],

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 /// For a fragment shader of `declarations` and a `main` of `body`, what `find` reports per
 /// construct in source order: the names of the variables it lists, sorted.
-pub fn names_per_construct(
+pub(super) fn names_per_construct(
     declarations: &str,
     body: &str,
     find: impl Fn(&Module) -> HashMap<Span, Vec<VarId>>,

@@ -55,7 +55,7 @@ pub(crate) fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     };
     if judges {
         info.reference = Some(options.reference.name().to_string());
-        info.predictions = verdict::predict::describe(&profile);
+        info.predictions = verdict::describe(&profile);
     }
     if !send(&mut out, &Reply::Ready(Box::new(info))) {
         return 1;
@@ -69,8 +69,8 @@ pub(crate) fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
                     Ok(test) => {
                         // A test with nothing lowp or mediump gets no verdict, and one the
                         // emulator cannot predict is unjudged: neither needs exact floats.
-                        let reduced = judges && verdict::reduced::declares_reduced_precision(&test);
-                        backend.exact_window(reduced && verdict::predict::predictable(&test));
+                        let reduced = judges && verdict::declares_reduced_precision(&test);
+                        backend.exact_window(reduced && verdict::predictable(&test));
                         let mut result = backend.run_test(&test);
                         // The test's own window, before a reference run replaces it.
                         let window = backend.take_window();

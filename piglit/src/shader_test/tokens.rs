@@ -19,7 +19,7 @@ pub(super) struct LineError {
 
 impl LineError {
     /// An error at `offset` within the line.
-    pub fn at(offset: usize, message: impl Into<String>) -> Self {
+    pub(super) fn at(offset: usize, message: impl Into<String>) -> Self {
         LineError {
             offset,
             message: message.into(),

@@ -12,7 +12,7 @@ pub(super) struct VertexDataBuilder {
 
 impl VertexDataBuilder {
     /// Adds one comment-free line: the header if none was seen yet, else a data row.
-    pub fn add_line(&mut self, line_no: usize, line: &str) -> Result<(), LineError> {
+    pub(super) fn add_line(&mut self, line_no: usize, line: &str) -> Result<(), LineError> {
         let words = words(line);
         if words.is_empty() {
             return Ok(());
@@ -55,7 +55,7 @@ impl VertexDataBuilder {
     }
 
     /// The finished table (an empty one when the section had no header).
-    pub fn finish(self) -> VertexData {
+    pub(super) fn finish(self) -> VertexData {
         VertexData {
             columns: self.columns.unwrap_or_default(),
             rows: self.rows,
