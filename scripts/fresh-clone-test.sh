@@ -58,7 +58,8 @@ if [ ! -d "$repo/../shared/anchors" ]; then
     exit 1
 fi
 ln -s "$(cd "$repo/../shared" && pwd)" "$work/shared"
-for crate in compiler harness; do
+for crate in $(dirname */Cargo.toml); do
+    [ -d "$crate/tests" ] || continue
     package=$(sed -n 's/^name = "\(.*\)"/\1/p' "$crate/Cargo.toml" | head -1)
     targets=()
     for file in $(grep -lE 'anchors\(|igalia_mediump\(' "$crate"/tests/*.rs); do

@@ -11,14 +11,15 @@ use super::program::{Built, Compiled, Program};
 use super::shade::{Attribute, Blend, Draw, Factor, Topology};
 use super::textures::Units;
 use super::uniforms::Uniforms;
-use super::{Evaluation, ProbeValues, Stop};
 use crate::exec::Domain;
+use crate::values::{Evaluation, ProbeValues};
 use halfcheck_piglit::device::{self, ArraysDraw, Primitive, Readback, RectDraw};
 use halfcheck_piglit::probe::{region, Region};
 use halfcheck_piglit::program::{ATTRIB_POS, ATTRIB_TEX};
 use halfcheck_piglit::shader_test::{
     AttribType, Command, ShaderTest, TextureCheckerboard, TextureRgbw, UniformSet, VertexData,
 };
+use halfcheck_piglit::Stop;
 use halfcheck_piglit::WindowImage;
 use halfcheck_piglit::{self as piglit, Device};
 use halfcheck_results::ProbeResult;

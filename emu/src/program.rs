@@ -6,12 +6,13 @@
 //! link (`link`) give a program that `link error` expects. A shader whose variables need more
 //! storage than the emulator's budget is skipped before it runs.
 
-use super::{link, Stop};
+use super::link;
 use crate::exec::used_variables;
 use halfcheck_compiler::ir::{Module, Type, VarMode};
 use halfcheck_compiler::{compile, CompileOptions};
 use halfcheck_piglit::program as piglit;
 use halfcheck_piglit::shader_test::{ShaderTest, Stage};
+use halfcheck_piglit::Stop;
 use std::collections::BTreeMap;
 
 /// What building a test's program gave.
@@ -73,7 +74,7 @@ fn build(
     let mut vertex = None;
     let mut fragment = None;
     for section in &test.shaders {
-        let text = piglit::source(section, version).map_err(Stop::fail)?;
+        let text = piglit::source(section, version).map_err(|e| Stop::fail(e.to_string()))?;
         let (stage, slot) = match section.stage {
             Stage::Vertex => (halfcheck_compiler::Stage::Vertex, &mut vertex),
             Stage::Fragment => (halfcheck_compiler::Stage::Fragment, &mut fragment),

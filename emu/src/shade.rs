@@ -22,12 +22,12 @@ use super::raster::{self, Coverage, Quad, WindowVertex};
 use super::textures::Units;
 use super::ties;
 use super::uniforms::Uniforms;
-use super::Stop;
 use crate::exec::value::at;
 use crate::exec::{find_var, layout, Arrangement, Binary, Domain, Invocation, Lanes, Value, Width};
 use crate::profile::Binary32;
 use halfcheck_compiler::ir::{Module, Precision, VarId, VarMode};
 use halfcheck_piglit::shader_test::Stage;
+use halfcheck_piglit::Stop;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 

@@ -15,10 +15,10 @@
 //! value is a convex combination of its footprint, whatever the weights' precision), widened
 //! by [`TEXEL_ALLOWANCE`].
 
-use super::Stop;
 use crate::profile::Filtering;
 use halfcheck_piglit::shader_test::{TextureCheckerboard, TextureRgbw};
 use halfcheck_piglit::textures as piglit;
+use halfcheck_piglit::Stop;
 use std::collections::BTreeMap;
 
 /// How a coordinate outside [0, 1] wraps.

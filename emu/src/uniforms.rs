@@ -7,10 +7,10 @@
 //! test, as piglit does when it cannot get a location.
 
 use super::program::Program;
-use super::Stop;
 use crate::exec::{find_var, layout, Domain, Invocation, Lanes, Value, Width};
 use halfcheck_compiler::ir::{BaseType, Module, Precision, Type, VarMode};
 use halfcheck_piglit::shader_test::{Scalar, UniformSet};
+use halfcheck_piglit::Stop;
 use std::collections::BTreeMap;
 
 /// Uniform values by variable name.

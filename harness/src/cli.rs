@@ -469,7 +469,10 @@ fn load_review(
         }
         None => None,
     };
-    let loaded = expectations_path.map(Expectations::load).transpose()?;
+    let loaded = expectations_path
+        .map(Expectations::load)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     Ok(Review::new(loaded, baseline).read_from(expectations_path, baseline_path))
 }
 

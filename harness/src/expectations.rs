@@ -27,7 +27,7 @@ use crate::results::{quote, ResultsFile, Status, TestResult};
 use globset::{GlobBuilder, GlobMatcher};
 use regex::Regex;
 use serde::Deserialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The YAML file as written.
 #[derive(Debug, Deserialize)]
@@ -136,16 +136,52 @@ pub struct Unexpected {
     pub reason: Option<String>,
 }
 
+/// Why an expectations file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ExpectationsError {
+    /// The file could not be read.
+    #[error("{}: cannot read: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The YAML is no valid expectations file.
+    #[error("{}{problem}", file.as_ref().map(|f| format!("{}: ", f.display())).unwrap_or_default())]
+    Invalid {
+        /// The file, when it was read from one.
+        file: Option<PathBuf>,
+        /// What is wrong, and where in the YAML.
+        problem: String,
+    },
+}
+
 impl Expectations {
     /// Reads and checks an expectations file; errors name the file and what is wrong.
-    pub fn load(path: &Path) -> Result<Self, String> {
-        let text = read_regular_text(path, MAX_SETTINGS_BYTES)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-        Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn load(path: &Path) -> Result<Self, ExpectationsError> {
+        let text = read_regular_text(path, MAX_SETTINGS_BYTES).map_err(|source| {
+            ExpectationsError::Read {
+                path: path.to_owned(),
+                source,
+            }
+        })?;
+        Self::parse_text(&text).map_err(|problem| ExpectationsError::Invalid {
+            file: Some(path.to_owned()),
+            problem,
+        })
     }
 
     /// Parses expectations YAML.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, ExpectationsError> {
+        Self::parse_text(text).map_err(|problem| ExpectationsError::Invalid {
+            file: None,
+            problem,
+        })
+    }
+
+    /// Parses expectations YAML; the error says what is wrong and where in the YAML.
+    fn parse_text(text: &str) -> Result<Self, String> {
         check_yaml_nesting(text).map_err(|e| e.to_string())?;
         let file: ExpectationsFile = serde_norway::from_str(text)
             .map_err(|e| quote::cut_message(&e.to_string()).into_owned())?;
@@ -213,12 +249,12 @@ impl Expectations {
     }
 
     /// The `skips` patterns: tests matching them are not run.
-    pub fn skip_patterns(&self) -> &[String] {
+    pub(crate) fn skip_patterns(&self) -> &[String] {
         &self.skip_patterns
     }
 
     /// What `name` is expected to give, and the matching entry's reason.
-    pub fn expected(&self, name: &str) -> (&Expected, Option<&str>) {
+    pub(crate) fn expected(&self, name: &str) -> (&Expected, Option<&str>) {
         self.entries
             .iter()
             .find(|e| e.selector.matches(name))
@@ -237,7 +273,7 @@ impl Expectations {
     }
 
     /// The difference for one test, if any.
-    pub fn check_one(&self, name: &str, result: &TestResult) -> Option<Unexpected> {
+    pub(crate) fn check_one(&self, name: &str, result: &TestResult) -> Option<Unexpected> {
         let (expected, reason) = self.expected(name);
         let status_differs = result.status != expected.status;
         let ran = matches!(result.status, Status::Pass | Status::Warn | Status::Fail);
@@ -273,7 +309,7 @@ impl Expectations {
 }
 
 /// Piglit's order of statuses, best first (skip sorts with pass: it never counts as worse).
-pub fn status_rank(status: Status) -> u8 {
+pub(crate) fn status_rank(status: Status) -> u8 {
     match status {
         Status::Pass | Status::Skip => 0,
         Status::Warn => 1,
@@ -418,14 +454,21 @@ skips: ["^slow/"]
 
     #[test]
     fn entries_without_reason_or_with_two_selectors_are_rejected() {
-        let e = Expectations::parse("tests:\n  - name: a\n    status: fail\n").unwrap_err();
+        let e = Expectations::parse("tests:\n  - name: a\n    status: fail\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("tests[0]: expected a reason"), "{e}");
         let e = Expectations::parse(
             "tests:\n  - name: a\n    glob: b\n    status: fail\n    reason: r\n",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("exactly one of name, glob or regex"), "{e}");
         let e = Expectations::parse("default:\n  verdict: sideways\n").unwrap_err();
-        assert!(e.contains("sideways"), "{e}");
+        assert!(
+            matches!(&e, ExpectationsError::Invalid { file: None, .. }),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("sideways"), "{e}");
     }
 }

@@ -125,7 +125,8 @@ fn lint_test(test: &ShaderTest) -> Result<Vec<(usize, String)>, String> {
     }
     let counts: Vec<usize> = emulated.probes.iter().map(|p| p.observed.len()).collect();
     // The corpus is written for the default profile's driver (llvmpipe).
-    let predictions = predict(test, &counts, &halfcheck_emu::Choices::default())?;
+    let predictions =
+        predict(test, &counts, &halfcheck_emu::Choices::default()).map_err(|e| e.to_string())?;
     let reported: Vec<Vec<ChannelPrediction>> = emulated
         .probes
         .iter()

@@ -231,7 +231,7 @@ impl Loop {
         line: usize,
     ) -> Result<(), Stop> {
         let (width, height) = device.read_size();
-        let r = region(probe, width, height).map_err(Stop::fail)?;
+        let r = region(probe, width, height).map_err(|e| Stop::fail(e.to_string()))?;
         let result = if probe.integer {
             judge_integers(probe, line, r, &device.read_integers(r)?)
         } else {

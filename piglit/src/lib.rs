@@ -27,4 +27,4 @@ pub use backend::Backend;
 pub use command_loop::run;
 pub use device::Device;
 pub use stop::Stop;
-pub use window::WindowImage;
+pub use window::{WindowImage, WriteError};

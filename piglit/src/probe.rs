@@ -30,15 +30,41 @@ pub struct Region {
     pub h: u32,
 }
 
+/// Why a probe cannot run, in piglit's words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegionError {
+    /// The probe lists fewer expected values than it has channels.
+    #[error("probe expects {expected} values, got {got}")]
+    TooFewValues {
+        /// The channels probed.
+        expected: usize,
+        /// The values given.
+        got: usize,
+    },
+    /// The region is empty or reaches outside the framebuffer.
+    #[error(
+        "probe region ({}, {}, {}, {}) is outside the {width}x{height} framebuffer",
+        rect[0], rect[1], rect[2], rect[3]
+    )]
+    Outside {
+        /// x, y, width and height, as the probe names them in pixels.
+        rect: [i64; 4],
+        /// The framebuffer's width.
+        width: u32,
+        /// The framebuffer's height.
+        height: u32,
+    },
+}
+
 /// The region `probe` reads in a `width` x `height` framebuffer, or why it cannot run (too
 /// few expected values, a region outside the framebuffer), in piglit's words.
-pub fn region(probe: &Probe, width: u32, height: u32) -> Result<Region, String> {
+pub fn region(probe: &Probe, width: u32, height: u32) -> Result<Region, RegionError> {
     let channels = usize::from(probe.channels).clamp(1, 4);
     if probe.expected.len() < channels {
-        return Err(format!(
-            "probe expects {channels} values, got {}",
-            probe.expected.len()
-        ));
+        return Err(RegionError::TooFewValues {
+            expected: channels,
+            got: probe.expected.len(),
+        });
     }
     let (x, y, w, h) = raw_region(probe, width, height);
     let inside = x >= 0
@@ -48,9 +74,11 @@ pub fn region(probe: &Probe, width: u32, height: u32) -> Result<Region, String> 
         && x + w <= i64::from(width)
         && y + h <= i64::from(height);
     if !inside {
-        return Err(format!(
-            "probe region ({x}, {y}, {w}, {h}) is outside the {width}x{height} framebuffer"
-        ));
+        return Err(RegionError::Outside {
+            rect: [x, y, w, h],
+            width,
+            height,
+        });
     }
     Ok(Region {
         x: x as u32,

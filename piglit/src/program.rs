@@ -39,8 +39,13 @@ pub fn version_number(version: crate::shader_test::Version) -> u32 {
     version.major * 100 + minor
 }
 
+/// A shader with no `#version` line, in a test that requires no GLSL version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("GLSL version requirement missing")]
+pub struct NoVersion;
+
 /// The text to compile for `section`, or why there is none.
-pub fn source(section: &ShaderSource, version: Option<u32>) -> Result<String, String> {
+pub fn source(section: &ShaderSource, version: Option<u32>) -> Result<String, NoVersion> {
     let text = match &section.kind {
         SourceKind::Passthrough => PASSTHROUGH.to_owned(),
         _ => section.text.clone(),
@@ -51,6 +56,6 @@ pub fn source(section: &ShaderSource, version: Option<u32>) -> Result<String, St
     match version {
         Some(100) => Ok(format!("#version 100\n{text}")),
         Some(n) => Ok(format!("#version {n} es\n{text}")),
-        None => Err("GLSL version requirement missing".to_owned()),
+        None => Err(NoVersion),
     }
 }

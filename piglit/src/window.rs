@@ -6,7 +6,19 @@
 //! up (OpenGL's order), no header: `width * height * 16` bytes. The width and height are in
 //! the test's `framebuffer` entry of `results.json`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Why [`WindowImage::write`] failed: the folder or the file could not be made.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {verb} {}: {source}", path.display())]
+pub struct WriteError {
+    /// The folder or file.
+    pub path: PathBuf,
+    /// What failed: `create` (the folder) or `write` (the file).
+    pub verb: &'static str,
+    /// Why.
+    pub source: std::io::Error,
+}
 
 /// RGBA binary32 pixels of a window framebuffer, bottom row first.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,13 +66,19 @@ impl WindowImage {
     }
 
     /// Writes the raw bytes to `path`, making its folder.
-    pub fn write(&self, path: &Path) -> Result<(), String> {
+    pub fn write(&self, path: &Path) -> Result<(), WriteError> {
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            std::fs::create_dir_all(parent).map_err(|source| WriteError {
+                path: parent.to_owned(),
+                verb: "create",
+                source,
+            })?;
         }
-        std::fs::write(path, self.to_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        std::fs::write(path, self.to_bytes()).map_err(|source| WriteError {
+            path: path.to_owned(),
+            verb: "write",
+            source,
+        })
     }
 }
 

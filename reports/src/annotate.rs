@@ -10,7 +10,7 @@
 
 use crate::model::{AnnotatedSource, Mark};
 use halfcheck_compiler::ir::{visit, BaseType, Expr, ExprKind, Op, Precision};
-use halfcheck_compiler::{compile_mapped, CompileOptions, Compiled, Stage};
+use halfcheck_compiler::{compile_mapped, CompileOptions, Compiled, Diagnostic, Stage};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A shader section annotated, and the operations its lowp/mediump code exercises.
@@ -30,12 +30,12 @@ pub fn annotate(
     stage: Stage,
     text: &str,
     (added_lines, first_line): (usize, usize),
-) -> Result<Annotation, String> {
+) -> Result<Annotation, Diagnostic> {
     let options = CompileOptions {
         final_pipeline: true,
         ..CompileOptions::default()
     };
-    let compiled = compile_mapped(text, stage, stage_name, &options).map_err(|d| d.to_string())?;
+    let compiled = compile_mapped(text, stage, stage_name, &options)?;
     let lines = line_starts(text);
     // Per range: the mark, and the highest precision of the operations placed there.
     let mut by_range: BTreeMap<(usize, usize), (Mark, Precision)> = BTreeMap::new();
@@ -328,6 +328,8 @@ mod tests {
             (0, 1),
         )
         .unwrap_err();
-        assert!(e.contains("x"), "{e}");
+        assert_eq!(e.file, "fragment");
+        assert!(e.message.contains("'x'"), "{e}");
+        assert_eq!(e.location.map(|l| l.line), Some(2), "{e}");
     }
 }

@@ -10,7 +10,7 @@ mod reduced;
 mod reference;
 
 pub use classify::{ChannelPrediction, ChannelVerdict, Interval, Verdict};
-pub use predict::{describe, predict, predictable};
+pub use predict::{describe, predict, predictable, NoPrediction};
 pub use reduced::{compiler_stage, declares_reduced_precision};
 pub use reference::{promoted, ReferenceMode};
 
@@ -63,7 +63,7 @@ pub fn attach(
         Ok(predictions) => predictions,
         Err(reason) => {
             result.verdict = Some(Verdict::Unjudged);
-            result.verdict_reason = Some(reason);
+            result.verdict_reason = Some(reason.to_string());
             return;
         }
     };

@@ -145,7 +145,7 @@ pub(crate) fn add_forced(
     test: &ShaderTest,
     predictions: &mut [ProbePrediction],
     driver: &Choices,
-) -> Result<(), String> {
+) -> Result<(), NoPrediction> {
     let mut demoted = test.clone();
     for shader in demoted
         .shaders
@@ -202,6 +202,19 @@ pub fn predictable(test: &ShaderTest) -> bool {
     skip_reason(test).is_none()
 }
 
+/// Why the emulator has no predictions for a test.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoPrediction {
+    /// The emulator could not run it: why.
+    #[error("the emulator could not run it: {0}")]
+    CannotRun(String),
+    /// It reads an implementation limit (named) that only the driver knows.
+    #[error(
+        "it reads {0}, an implementation limit the driver decides and the emulator does not know"
+    )]
+    ImplementationLimit(String),
+}
+
 /// Per probe (in order), the predictions over its region for its first `channels[k]`
 /// channels, the point predictions by the choices of `driver` (the run's profile). An error
 /// says why the emulator could not predict.
@@ -209,15 +222,12 @@ pub fn predict(
     test: &ShaderTest,
     channels: &[usize],
     driver: &Choices,
-) -> Result<Vec<ProbePrediction>, String> {
+) -> Result<Vec<ProbePrediction>, NoPrediction> {
     if let Some(reason) = skip_reason(test) {
-        return Err(cannot_run(reason));
+        return Err(NoPrediction::CannotRun(reason));
     }
     if let Some(limit) = implementation_limit(test) {
-        return Err(format!(
-            "it reads {limit}, an implementation limit the driver decides and the emulator \
-             does not know"
-        ));
+        return Err(NoPrediction::ImplementationLimit(limit));
     }
     // Three compiles serve the four evaluations: `h` and `e` run the unlowered IR.
     let lowering = lowering_model(driver);
@@ -280,19 +290,14 @@ fn run<D: Domain>(
     test: &ShaderTest,
     domain: &D,
     compiled: &Compiled,
-) -> Result<Vec<ProbeValues<D::F>>, String> {
+) -> Result<Vec<ProbeValues<D::F>>, NoPrediction> {
     let Evaluation { result, probes } = probe_values(test, domain, compiled);
     match result.status {
         Status::Skip | Status::Error | Status::Crash | Status::Timeout => {
-            Err(cannot_run(result.reason.unwrap_or_default()))
+            Err(NoPrediction::CannotRun(result.reason.unwrap_or_default()))
         }
         _ => Ok(probes),
     }
-}
-
-/// Why there are no predictions: the emulator could not run the test.
-fn cannot_run(reason: String) -> String {
-    format!("the emulator could not run it: {reason}")
 }
 
 /// The verdict's interval for an emulator interval (NaN-capable intervals are everything).
@@ -511,10 +516,15 @@ mod tests {
     #[test]
     fn a_shader_reading_an_implementation_limit_gets_no_prediction() {
         let test = test_with("color = vec4(float(gl_MaxDrawBuffers) * a, b, 0.0, 1.0);");
-        let reason = predict(&test, &[4], &Choices::default())
-            .err()
-            .unwrap_or_default();
-        assert!(reason.contains("gl_MaxDrawBuffers"), "{reason}");
+        let reason = predict(&test, &[4], &Choices::default()).err();
+        assert_eq!(
+            reason,
+            Some(NoPrediction::ImplementationLimit(
+                "gl_MaxDrawBuffers".to_owned()
+            ))
+        );
+        let reason = reason.map(|r| r.to_string()).unwrap_or_default();
+        assert!(reason.contains("reads gl_MaxDrawBuffers, an"), "{reason}");
         let plain = test_with("color = vec4(a, b, 0.0, 1.0);");
         assert!(predict(&plain, &[4], &Choices::default()).is_ok());
     }

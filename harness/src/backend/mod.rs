@@ -15,7 +15,7 @@ mod mock;
 
 /// Which backend a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum BackendKind {
+pub(crate) enum BackendKind {
     /// The GL backend; the emulator only where no EGL driver can be loaded at all.
     Auto,
     /// A real OpenGL ES driver through EGL, headless.
@@ -29,7 +29,7 @@ pub enum BackendKind {
 
 /// Settings a backend is opened with (a worker receives them as one JSON object).
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
-pub struct BackendOptions {
+pub(crate) struct BackendOptions {
     /// Which EGL library, platform and device the GL backend opens.
     pub gl: gl::EglChoice,
     /// The emulator's arithmetic (`--emu-mode`).
@@ -52,8 +52,25 @@ pub struct BackendOptions {
     pub verdicts: bool,
 }
 
+/// Why a backend could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum OpenError {
+    /// The GL backend could not open its driver.
+    #[error("{0}")]
+    Gl(gl::GlError),
+    /// `auto` found a GL driver that failed to open (it never switches to the emulator then).
+    #[error(
+        "{0} (--backend auto runs the emulator only where no GL driver can be loaded; pass \
+         --backend emu to run it anyway)"
+    )]
+    AutoGl(gl::GlError),
+    /// The emulator's profile.
+    #[error(transparent)]
+    Profile(#[from] emu::LoadProfileError),
+}
+
 /// A backend opened for a worker.
-pub struct Opened {
+pub(crate) struct Opened {
     /// The backend.
     pub backend: Box<dyn Backend>,
     /// Set when `auto` found no GL driver to load and opened the emulator: why.
@@ -64,7 +81,10 @@ pub struct Opened {
 /// implementation can be loaded at all (no libEGL, or one with no vendor library and so no
 /// device to list); a driver or device that is there but fails to open is an error, never a
 /// silent switch to the emulator.
-pub fn open_backend(kind: BackendKind, options: &BackendOptions) -> Result<Opened, String> {
+pub(crate) fn open_backend(
+    kind: BackendKind,
+    options: &BackendOptions,
+) -> Result<Opened, OpenError> {
     let opened = |backend: Box<dyn Backend>| Opened {
         backend,
         fallback: None,
@@ -72,7 +92,7 @@ pub fn open_backend(kind: BackendKind, options: &BackendOptions) -> Result<Opene
     match kind {
         BackendKind::Gl => gl::GlBackend::new(&options.gl)
             .map(|b| opened(Box::new(b)))
-            .map_err(|e| e.to_string()),
+            .map_err(OpenError::Gl),
         BackendKind::Auto => match gl::GlBackend::new(&options.gl) {
             Ok(b) => Ok(opened(Box::new(b))),
             Err(e @ (gl::GlError::NoEgl | gl::GlError::NoDevice(_))) => {
@@ -80,10 +100,7 @@ pub fn open_backend(kind: BackendKind, options: &BackendOptions) -> Result<Opene
                 emu.fallback = Some(format!("no GL driver to load ({e}): ran the emulator"));
                 Ok(emu)
             }
-            Err(e) => Err(format!(
-                "{e} (--backend auto runs the emulator only where no GL driver can be \
-                 loaded; pass --backend emu to run it anyway)"
-            )),
+            Err(e) => Err(OpenError::AutoGl(e)),
         },
         BackendKind::Emu => Ok(opened(Box::new(emu::EmuBackend::new(
             options.emu_mode,

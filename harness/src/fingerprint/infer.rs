@@ -27,7 +27,26 @@ use std::sync::Mutex;
 const MAX_ROUNDS: usize = 4;
 
 /// What a probe read back: each probed channel's binary32 bits, or why there is nothing.
-pub type Reading = Result<Vec<u32>, String>;
+pub type Reading = Result<Vec<u32>, NoReading>;
+
+/// Why a probe read nothing back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoReading {
+    /// Its test ran no probe.
+    #[error("{status}: {why}")]
+    NoProbe {
+        /// The test's status.
+        status: &'static str,
+        /// Why no probe ran.
+        why: String,
+    },
+    /// Its test does not parse (the battery's own fault).
+    #[error("{0}")]
+    Unparsed(String),
+    /// The battery has no probe of that index.
+    #[error("no such probe")]
+    NoSuchProbe,
+}
 
 /// The inferred choices, with the evidence per decided choice and the reason per undecided
 /// one (which keeps the default value).
@@ -51,7 +70,10 @@ pub struct Inferrer {
 pub fn reading(result: &TestResult) -> Reading {
     if result.probes.is_empty() {
         let why = result.reason.as_deref().unwrap_or("no probe ran");
-        return Err(format!("{}: {why}", result.status.as_str()));
+        return Err(NoReading::NoProbe {
+            status: result.status.as_str(),
+            why: why.to_owned(),
+        });
     }
     Ok(result
         .probes
@@ -95,8 +117,8 @@ impl Inferrer {
         }
         let r = match self.probes.get(index).map(|(_, t)| t) {
             Some(Ok(test)) => reading(&predict_with(test, Mode::Mediump, choices)),
-            Some(Err(e)) => Err(e.clone()),
-            None => Err("no such probe".into()),
+            Some(Err(e)) => Err(NoReading::Unparsed(e.clone())),
+            None => Err(NoReading::NoSuchProbe),
         };
         if let Ok(mut m) = self.predictions.lock() {
             m.insert(key, r.clone());

@@ -23,7 +23,7 @@ use std::time::Duration;
 
 /// How a fingerprint runs.
 #[derive(Debug, Clone)]
-pub struct FingerprintOptions {
+pub(crate) struct FingerprintOptions {
     /// The backend the battery runs on.
     pub backend: BackendKind,
     /// The EGL library, platform and device the GL backend opens.
@@ -43,7 +43,7 @@ pub struct FingerprintOptions {
 }
 
 /// Runs the battery and infers the profile.
-pub fn fingerprint(options: &FingerprintOptions) -> Result<Profile, String> {
+pub(crate) fn fingerprint(options: &FingerprintOptions) -> Result<Profile, String> {
     // Removed when dropped, whatever `measure` returns.
     let dir = tempfile::Builder::new()
         .prefix("halfcheck-fingerprint-")
@@ -136,7 +136,7 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
 /// choice the battery left undetermined marked on its line in `choices:`, so a kept default
 /// is never silent (the value stays, so the file still reads as a profile; why is under
 /// `undetermined:`).
-pub fn profile_yaml(profile: &Profile) -> String {
+pub(crate) fn profile_yaml(profile: &Profile) -> String {
     let mut section = String::new();
     let mut out = String::new();
     for line in profile.to_yaml().lines() {

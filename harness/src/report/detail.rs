@@ -147,7 +147,11 @@ pub(super) const IMAGE_TIME_LIMIT: Duration = Duration::from_secs(10);
 /// The emulator's highp and mediump images of the whole framebuffer, or why there are none.
 fn emulator_images(test: ShaderTest) -> Result<EmulatorImages, String> {
     time_limit::within(IMAGE_TIME_LIMIT, move || {
-        let image = |mode: Mode| render(&test, mode).map(|window| float_image(&window));
+        let image = |mode: Mode| {
+            render(&test, mode)
+                .map(|window| float_image(&window))
+                .map_err(|e| e.to_string())
+        };
         Ok(EmulatorImages {
             highp: image(Mode::Highp)?,
             mediump: image(Mode::Mediump)?,

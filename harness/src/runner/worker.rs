@@ -32,8 +32,9 @@ pub(crate) fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     if matches!(kind, BackendKind::Gl | BackendKind::Auto) {
         super::cache::create_dir_from_env();
     }
-    let opened =
-        open_backend(kind, options).and_then(|o| Ok((o, emu::profile_of(&options.emu_profile)?)));
+    let opened = open_backend(kind, options)
+        .and_then(|o| Ok((o, emu::profile_of(&options.emu_profile)?)))
+        .map_err(|e| e.to_string());
     let (mut backend, fallback, profile) = match opened {
         Ok((opened, profile)) => (opened.backend, opened.fallback, profile),
         Err(message) => {
@@ -150,7 +151,7 @@ fn keep_window(dir: &Path, name: &str, window: &WindowImage, result: &mut TestRe
             })
         }
         Err(why) => {
-            result.logs.insert("framebuffer".into(), why);
+            result.logs.insert("framebuffer".into(), why.to_string());
         }
     }
 }

@@ -96,7 +96,7 @@ impl std::error::Error for GlError {}
 
 /// What `platform` opens with `choice`'s library (every device on the device platform), with
 /// the renderer an ES context on each reports, or why it did not open.
-pub fn list_devices(choice: &EglChoice, platform: Platform) -> Vec<DeviceInfo> {
+pub(crate) fn list_devices(choice: &EglChoice, platform: Platform) -> Vec<DeviceInfo> {
     context::probe_platform(choice, platform)
 }
 

@@ -97,7 +97,7 @@ pub(super) fn build(
 }
 
 fn source(section: &ShaderSource, version: Option<u32>) -> Result<String, Stop> {
-    piglit::source(section, version).map_err(Stop::fail)
+    piglit::source(section, version).map_err(|e| Stop::fail(e.to_string()))
 }
 
 fn compile(
