@@ -8,7 +8,7 @@
 //! that decided each choice and why any stayed undetermined. [`CHOICES`] names every choice
 //! with its meaning and values. A file must name every choice, and a key that is no choice is
 //! an error: a profile cut short would otherwise run with llvmpipe's values under its own
-//! name. `Default` still gives the default profile's values, `llvmpipe`'s. The profiles halfcheck ships live in `compiler/profiles/`
+//! name. `Default` still gives the default profile's values, `llvmpipe`'s. The profiles halfcheck ships live in `emu/profiles/`
 //! and are built into the binary ([`Profile::builtin`]), so a fresh clone needs no files.
 //!
 //! The compiler's passes read [`Choices::lowering`] (through [`CompileOptions`]),

@@ -153,7 +153,7 @@ fn a_named_pipe_given_as_results_expectations_or_profile_is_an_error_at_once() {
 fn a_profile_cut_in_half_is_refused_naming_the_missing_key() {
     let dir = temp_dir("profile-cut");
     let softpipe = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../compiler/profiles/softpipe.yaml"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../emu/profiles/softpipe.yaml"),
     )
     .expect("softpipe profile");
     let lines: Vec<&str> = softpipe.lines().collect();

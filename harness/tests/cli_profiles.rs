@@ -198,7 +198,7 @@ fn fingerprint_of_llvmpipe_without_sse_is_the_shipped_nosse_profile() {
 fn a_highp_result_stored_in_a_mediump_output_as_binary16_is_within_bounds() {
     let dir = temp_dir("stored-output");
     let profile = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../compiler/profiles/llvmpipe.yaml"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../emu/profiles/llvmpipe.yaml"),
     )
     .expect("llvmpipe profile")
     .replace("round_outputs: false", "round_outputs: true")
