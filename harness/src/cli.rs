@@ -22,6 +22,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// The target the command line's debug lines name (`halfcheck: DEBUG|halfcheck: ...`): the
+/// binary's, as when this module was its `main.rs`.
+const LOG_TARGET: &str = "halfcheck";
+
 /// `print!` to stdout without panicking on a closed pipe (`crate::console::print`).
 macro_rules! out {
     ($($arg:tt)*) => {
@@ -519,7 +523,7 @@ fn run_command(args: RunArgs) -> ExitCode {
     };
     let outcome = match &args.resume {
         Some(dir) => {
-            log::debug!("resume the run in {}", dir.display());
+            log::debug!(target: LOG_TARGET, "resume the run in {}", dir.display());
             resume(dir, &hooks)
         }
         None => {
@@ -571,6 +575,7 @@ fn run_command(args: RunArgs) -> ExitCode {
                     .unwrap_or_else(|| PathBuf::from(DEFAULT_RESULTS)),
             };
             log::debug!(
+                target: LOG_TARGET,
                 "run {:?} with {:?} into {}",
                 options.paths,
                 options.settings,
