@@ -11,13 +11,13 @@
 //! binary16 after every operation, as the lowering pass decided.
 //!
 //! ```
-//! use crate::exec::{Domain, Mode, Rounding, Width};
+//! use halfcheck_emu::exec::{Domain, Mode, Rounding, Width};
 //! let d = Rounding::new(Mode::Mediump);
-//! let third = d.binary(crate::exec::Binary::Div, 1.0, 3.0, Width::Half);
+//! let third = d.binary(halfcheck_emu::exec::Binary::Div, 1.0, 3.0, Width::Half);
 //! assert_eq!(third, 0.333251953125);
 //! ```
 //!
-//! The host (the harness's emulator backend) sets uniforms, inputs and system values with
+//! The host (the emulator backend, `device.rs`) sets uniforms, inputs and system values with
 //! [`Invocation::set`], provides textures through [`Textures`], calls [`Invocation::run`] and
 //! reads the outputs back with [`Invocation::get`] and [`Invocation::killed`].
 
