@@ -26,6 +26,9 @@ use std::sync::Mutex;
 /// Passes over the choices before giving up on a fixed point.
 const MAX_ROUNDS: usize = 4;
 
+/// How the reason of a choice that its own probe cannot tell begins.
+const EVERY_VALUE_THE_SAME: &str = "every value predicts the same";
+
 /// What a probe read back: each probed channel's binary32 bits, or why there is nothing.
 pub type Reading = Result<Vec<u32>, NoReading>;
 
@@ -128,36 +131,119 @@ impl Inferrer {
 
     /// Infers the choices from `observed`, what the device read back per choice key.
     pub fn infer(&self, observed: &BTreeMap<String, Reading>) -> Inference {
-        let mut choices = Choices::default();
-        let mut evidence = BTreeMap::new();
-        let mut undetermined = BTreeMap::new();
+        let mut inference = Inference {
+            choices: Choices::default(),
+            evidence: BTreeMap::new(),
+            undetermined: BTreeMap::new(),
+        };
+        let mut told_by_battery = BTreeMap::new();
+        for _ in 0..=CHOICES.len() {
+            self.settle(&mut inference, &told_by_battery, observed);
+            let Some((key, decision)) = self.repair(&inference, observed) else {
+                break;
+            };
+            told_by_battery.insert(key, decision);
+        }
+        inference
+    }
+
+    /// Decides every choice by its own probe with the rest of the profile, round after round
+    /// until nothing changes. A choice its own probe cannot tell keeps what another probe told
+    /// ([`Inferrer::repair`], `told_by_battery`), else the default.
+    fn settle(
+        &self,
+        inference: &mut Inference,
+        told_by_battery: &BTreeMap<&str, (String, String)>,
+        observed: &BTreeMap<String, Reading>,
+    ) {
         for _ in 0..MAX_ROUNDS {
-            let before = choices;
+            let before = inference.choices;
             for choice in CHOICES {
-                let decision = self.decide(choice.key, choice.values, &choices, observed);
+                let current = &inference.choices;
+                let decision = match self.decide(choice.key, choice.values, current, observed) {
+                    Decision::Undetermined(why) if why.starts_with(EVERY_VALUE_THE_SAME) => {
+                        match told_by_battery.get(choice.key) {
+                            Some((value, why)) => Decision::Value {
+                                value: value.clone(),
+                                why: why.clone(),
+                            },
+                            None => Decision::Undetermined(why),
+                        }
+                    }
+                    decision => decision,
+                };
                 let value = match decision {
                     Decision::Value { value, why } => {
-                        undetermined.remove(choice.key);
-                        evidence.insert(choice.key.to_owned(), why);
+                        inference.undetermined.remove(choice.key);
+                        inference.evidence.insert(choice.key.to_owned(), why);
                         value
                     }
                     Decision::Undetermined(why) => {
-                        evidence.remove(choice.key);
-                        undetermined.insert(choice.key.to_owned(), why);
+                        inference.evidence.remove(choice.key);
+                        inference.undetermined.insert(choice.key.to_owned(), why);
                         Choices::default().get(choice.key).unwrap_or_default()
                     }
                 };
-                choices = choices.with(choice.key, &value).unwrap_or(choices);
+                inference.choices = inference
+                    .choices
+                    .with(choice.key, &value)
+                    .unwrap_or(inference.choices);
             }
-            if choices == before {
+            if inference.choices == before {
                 break;
             }
         }
-        Inference {
-            choices,
-            evidence,
-            undetermined,
+    }
+
+    /// Where the inferred profile predicts some probe otherwise than the device read it, a
+    /// choice that its own probe cannot tell with the rest of the profile may be told by
+    /// another probe (`lowering.derivatives` shows on `lone_op_derivative`'s probe when that
+    /// rule is off): the first such choice and value under which more probes read what the
+    /// device did and none that did reads otherwise, with the evidence.
+    fn repair(
+        &self,
+        inference: &Inference,
+        observed: &BTreeMap<String, Reading>,
+    ) -> Option<(&'static str, (String, String))> {
+        let matches = |index: usize, choices: &Choices| match self
+            .probes
+            .get(index)
+            .and_then(|(probe, _)| observed.get(probe.choice))
+        {
+            Some(Ok(bits)) => self.predict(index, choices).as_ref() == Ok(bits),
+            _ => true,
+        };
+        let (matched, missed): (Vec<usize>, Vec<usize>) =
+            (0..self.probes.len()).partition(|&index| matches(index, &inference.choices));
+        if missed.is_empty() {
+            return None;
         }
+        CHOICES
+            .iter()
+            .filter(|c| {
+                inference
+                    .undetermined
+                    .get(c.key)
+                    .is_some_and(|why| why.starts_with(EVERY_VALUE_THE_SAME))
+            })
+            .flat_map(|c| c.values.iter().map(move |v| (c.key, *v)))
+            .find_map(|(key, value)| {
+                let candidate = inference.choices.with(key, value).ok()?;
+                let told: Vec<&str> = missed
+                    .iter()
+                    .filter(|&&index| matches(index, &candidate))
+                    .filter_map(|&index| self.probes.get(index).map(|(probe, _)| probe.choice))
+                    .collect();
+                if told.is_empty() || !matched.iter().all(|&index| matches(index, &candidate)) {
+                    return None;
+                }
+                let why = format!(
+                    "its own probe cannot tell with the rest of this profile; with {value}, \
+                     battery probes {} read what the device did",
+                    told.join(", ")
+                );
+                Some((key, (value.to_owned(), why)))
+            })
     }
 
     /// Decides one choice with the rest of the profile as `current`.
@@ -220,9 +306,9 @@ impl Inferrer {
                 .join("; ")
         };
         if channels.is_empty() {
-            return Decision::Undetermined(
-                "every value predicts the same on its probe, with the rest of this profile".into(),
-            );
+            return Decision::Undetermined(format!(
+                "{EVERY_VALUE_THE_SAME} on its probe, with the rest of this profile"
+            ));
         }
         // Per discriminating channel, the values whose prediction the device matched; a
         // channel no value explains (a transcendental the driver approximates otherwise)
