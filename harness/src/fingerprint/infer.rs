@@ -26,9 +26,6 @@ use std::sync::Mutex;
 /// Passes over the choices before giving up on a fixed point.
 const MAX_ROUNDS: usize = 4;
 
-/// How the reason of a choice that its own probe cannot tell begins.
-const EVERY_VALUE_THE_SAME: &str = "every value predicts the same";
-
 /// What a probe read back: each probed channel's binary32 bits, or why there is nothing.
 pub type Reading = Result<Vec<u32>, NoReading>;
 
@@ -138,8 +135,8 @@ impl Inferrer {
         };
         let mut told_by_battery = BTreeMap::new();
         for _ in 0..=CHOICES.len() {
-            self.settle(&mut inference, &told_by_battery, observed);
-            let Some((key, decision)) = self.repair(&inference, observed) else {
+            let indistinct = self.settle(&mut inference, &told_by_battery, observed);
+            let Some((key, decision)) = self.repair(&inference, &indistinct, observed) else {
                 break;
             };
             told_by_battery.insert(key, decision);
@@ -149,36 +146,42 @@ impl Inferrer {
 
     /// Decides every choice by its own probe with the rest of the profile, round after round
     /// until nothing changes. A choice its own probe cannot tell keeps what another probe told
-    /// ([`Inferrer::repair`], `told_by_battery`), else the default.
+    /// ([`Inferrer::repair`], `told_by_battery`), else the default; such choices that no
+    /// other probe told yet are returned.
     fn settle(
         &self,
         inference: &mut Inference,
         told_by_battery: &BTreeMap<&str, (String, String)>,
         observed: &BTreeMap<String, Reading>,
-    ) {
+    ) -> Vec<&'static str> {
+        let mut indistinct = Vec::new();
         for _ in 0..MAX_ROUNDS {
             let before = inference.choices;
+            indistinct.clear();
             for choice in CHOICES {
                 let current = &inference.choices;
-                let decision = match self.decide(choice.key, choice.values, current, observed) {
-                    Decision::Undetermined(why) if why.starts_with(EVERY_VALUE_THE_SAME) => {
-                        match told_by_battery.get(choice.key) {
-                            Some((value, why)) => Decision::Value {
-                                value: value.clone(),
-                                why: why.clone(),
-                            },
-                            None => Decision::Undetermined(why),
+                // The value decided (else the default), and the evidence or the reason.
+                let (decided, why) = match self.decide(choice.key, choice.values, current, observed)
+                {
+                    Decision::Value { value, why } => (Some(value), why),
+                    Decision::Undetermined(why) => (None, why),
+                    Decision::Indistinct => match told_by_battery.get(choice.key) {
+                        Some((value, why)) => (Some(value.clone()), why.clone()),
+                        None => {
+                            indistinct.push(choice.key);
+                            let why = "every value predicts the same on its probe, with the rest \
+                                       of this profile";
+                            (None, why.to_owned())
                         }
-                    }
-                    decision => decision,
+                    },
                 };
-                let value = match decision {
-                    Decision::Value { value, why } => {
+                let value = match decided {
+                    Some(value) => {
                         inference.undetermined.remove(choice.key);
                         inference.evidence.insert(choice.key.to_owned(), why);
                         value
                     }
-                    Decision::Undetermined(why) => {
+                    None => {
                         inference.evidence.remove(choice.key);
                         inference.undetermined.insert(choice.key.to_owned(), why);
                         Choices::default().get(choice.key).unwrap_or_default()
@@ -193,16 +196,18 @@ impl Inferrer {
                 break;
             }
         }
+        indistinct
     }
 
     /// Where the inferred profile predicts some probe otherwise than the device read it, a
-    /// choice that its own probe cannot tell with the rest of the profile may be told by
-    /// another probe (`lowering.derivatives` shows on `lone_op_derivative`'s probe when that
-    /// rule is off): the first such choice and value under which more probes read what the
-    /// device did and none that did reads otherwise, with the evidence.
+    /// choice that its own probe cannot tell with the rest of the profile (`indistinct`) may be
+    /// told by another probe (`lowering.derivatives` shows on `lone_op_derivative`'s probe when
+    /// that rule is off): the first such choice and value under which more probes read what
+    /// the device did and none that did reads otherwise, with the evidence.
     fn repair(
         &self,
         inference: &Inference,
+        indistinct: &[&'static str],
         observed: &BTreeMap<String, Reading>,
     ) -> Option<(&'static str, (String, String))> {
         let matches = |index: usize, choices: &Choices| match self
@@ -220,12 +225,7 @@ impl Inferrer {
         }
         CHOICES
             .iter()
-            .filter(|c| {
-                inference
-                    .undetermined
-                    .get(c.key)
-                    .is_some_and(|why| why.starts_with(EVERY_VALUE_THE_SAME))
-            })
+            .filter(|c| indistinct.contains(&c.key))
             .flat_map(|c| c.values.iter().map(move |v| (c.key, *v)))
             .find_map(|(key, value)| {
                 let candidate = inference.choices.with(key, value).ok()?;
@@ -306,9 +306,7 @@ impl Inferrer {
                 .join("; ")
         };
         if channels.is_empty() {
-            return Decision::Undetermined(format!(
-                "{EVERY_VALUE_THE_SAME} on its probe, with the rest of this profile"
-            ));
+            return Decision::Indistinct;
         }
         // Per discriminating channel, the values whose prediction the device matched; a
         // channel no value explains (a transcendental the driver approximates otherwise)
@@ -365,4 +363,6 @@ enum Decision {
     Value { value: String, why: String },
     /// Why there is none.
     Undetermined(String),
+    /// Every value predicts the same on the choice's probe, with the rest of the profile.
+    Indistinct,
 }
