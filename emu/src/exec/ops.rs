@@ -11,7 +11,7 @@ use super::domain::{Binary, Compare, Unary, Width};
 use super::value::{at, map1, map2, map3, Lanes, Value};
 use super::{error, Arrangement, Domain, ExecResult, Invocation};
 use crate::profile::{Derivatives, Dot, Mix};
-use halfcheck_compiler::ir::{BaseType, Expr, Op};
+use halfcheck_compiler::ir::{BaseType, Expr, ExprKind, Op, Precision, Type};
 
 /// The width a float operation with result base `base` computes in.
 pub(super) fn width_of(base: BaseType) -> Width {
@@ -24,9 +24,9 @@ pub(super) fn width_of(base: BaseType) -> Width {
 
 /// The width an operation computes in: from its result type, lowp where a lowered operation
 /// is lowp.
-pub(super) fn width_for(base: BaseType, precision: halfcheck_compiler::ir::Precision) -> Width {
+pub(super) fn width_for(base: BaseType, precision: Precision) -> Width {
     match width_of(base) {
-        Width::Half if precision == halfcheck_compiler::ir::Precision::Low => Width::Low,
+        Width::Half if precision == Precision::Low => Width::Low,
         other => other,
     }
 }
@@ -469,11 +469,11 @@ impl<D: Domain> Invocation<'_, D> {
         width: Width,
     ) -> ExecResult<Value<D::F>> {
         let shape = |ty: &halfcheck_compiler::ir::Type, as_row: bool| match ty {
-            halfcheck_compiler::ir::Type::Numeric { rows, columns, .. } if *columns > 1 => {
+            Type::Numeric { rows, columns, .. } if *columns > 1 => {
                 (usize::from(*columns), usize::from(*rows))
             }
-            halfcheck_compiler::ir::Type::Numeric { rows, .. } if as_row => (usize::from(*rows), 1),
-            halfcheck_compiler::ir::Type::Numeric { rows, .. } => (1, usize::from(*rows)),
+            Type::Numeric { rows, .. } if as_row => (usize::from(*rows), 1),
+            Type::Numeric { rows, .. } => (1, usize::from(*rows)),
             _ => (0, 0),
         };
         let (a_cols, a_rows) = shape(&left.ty, true);
@@ -657,7 +657,7 @@ fn select<F: Copy>(
 /// The factors of `o` when it is a float multiplication at `width` (not a matrix product).
 fn product_factors(o: &Expr, width: Width) -> Option<&[Expr]> {
     match &o.kind {
-        halfcheck_compiler::ir::ExprKind::Op(Op::Mul, f)
+        ExprKind::Op(Op::Mul, f)
             if o.ty
                 .base()
                 .is_some_and(|b| b.is_float() && width_of(b) == width)

@@ -678,11 +678,7 @@ impl<D: Domain> Invocation<'_, D> {
         if !d.tracks_ranges() {
             return Ok(None);
         }
-        let base = dot
-            .ty
-            .base()
-            .unwrap_or(halfcheck_compiler::ir::BaseType::Float);
-        let dot_width = super::ops::width_for(base, dot.precision);
+        let dot_width = width_of_expr(dot);
         let value = self.eval(dot)?;
         let Some(Lanes::Float(squared)) = value.first() else {
             return Ok(None);
