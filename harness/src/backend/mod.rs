@@ -64,9 +64,6 @@ pub(crate) enum OpenError {
          --backend emu to run it anyway)"
     )]
     AutoGl(gl::GlError),
-    /// The emulator's profile.
-    #[error(transparent)]
-    Profile(#[from] emu::LoadProfileError),
 }
 
 /// A backend opened for a worker.
@@ -80,10 +77,11 @@ pub(crate) struct Opened {
 /// Opens a backend of `kind`. `Auto` takes the GL backend, and the emulator only when no EGL
 /// implementation can be loaded at all (no libEGL, or one with no vendor library and so no
 /// device to list); a driver or device that is there but fails to open is an error, never a
-/// silent switch to the emulator.
+/// silent switch to the emulator, which runs `profile` (the run's `--emu-profile`).
 pub(crate) fn open_backend(
     kind: BackendKind,
     options: &BackendOptions,
+    profile: &emu::Profile,
 ) -> Result<Opened, OpenError> {
     let opened = |backend: Box<dyn Backend>| Opened {
         backend,
@@ -96,7 +94,7 @@ pub(crate) fn open_backend(
         BackendKind::Auto => match gl::GlBackend::new(&options.gl) {
             Ok(b) => Ok(opened(Box::new(b))),
             Err(e @ (gl::GlError::NoEgl | gl::GlError::NoDevice(_))) => {
-                let mut emu = open_backend(BackendKind::Emu, options)?;
+                let mut emu = open_backend(BackendKind::Emu, options, profile)?;
                 emu.fallback = Some(format!("no GL driver to load ({e}): ran the emulator"));
                 Ok(emu)
             }
@@ -104,7 +102,7 @@ pub(crate) fn open_backend(
         },
         BackendKind::Emu => Ok(opened(Box::new(emu::EmuBackend::new(
             options.emu_mode,
-            emu::profile_of(&options.emu_profile)?,
+            profile.clone(),
         )))),
         BackendKind::Mock => Ok(opened(Box::new(mock::MockBackend))),
     }

@@ -32,9 +32,13 @@ pub(crate) fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     if matches!(kind, BackendKind::Gl | BackendKind::Auto) {
         super::cache::create_dir_from_env();
     }
-    let opened = open_backend(kind, options)
-        .and_then(|o| Ok((o, emu::profile_of(&options.emu_profile)?)))
-        .map_err(|e| e.to_string());
+    // The run checked the profile before it started the workers.
+    let opened = emu::profile_of(&options.emu_profile)
+        .map_err(|e| e.to_string())
+        .and_then(|profile| match open_backend(kind, options, &profile) {
+            Ok(opened) => Ok((opened, profile)),
+            Err(e) => Err(e.to_string()),
+        });
     let (mut backend, fallback, profile) = match opened {
         Ok((opened, profile)) => (opened.backend, opened.fallback, profile),
         Err(message) => {
