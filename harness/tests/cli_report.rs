@@ -337,6 +337,21 @@ fn report_of_emulator_runs_shows_what_lowering_changes_without_a_driver() {
         page.contains("|observed − highp| on mediump; largest 0.23999"),
         "no heat map"
     );
+    // Issue 25, item 6: the output is 983 binary16 ULPs from the exact value, because the
+    // test amplifies on purpose; the binary16 addition itself erred by 0.48 ULP.
+    let red = &results(&mediump)["tests"]["cases/arithmetic/add_scalar.shader_test"]["probes"][0]
+        ["channels"][0];
+    assert_eq!(red["verdict"], "lowered", "{red}");
+    assert!(
+        red["ulp16_error"].as_f64().is_some_and(|e| e > 900.0),
+        "{red}"
+    );
+    assert_eq!(red["operation_error"]["operation"], "add", "{red}");
+    assert_eq!(red["operation_error"]["ulp16"], 0.48046875, "{red}");
+    assert!(
+        page.contains("0.48 ULP16 in add"),
+        "no operation error on the page"
+    );
 
     // Three nights: lowered twice, then not: each regression first appeared on the third.
     let nights: Vec<PathBuf> = (1..=3).map(|n| root.join(format!("night{n}"))).collect();

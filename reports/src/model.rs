@@ -149,6 +149,10 @@ pub struct Channel {
     /// |o - h| in binary32 ULPs at `h`: how far the driver is from the binary32 prediction
     /// (0 when it computed at highp).
     pub from_highp_ulp32: f64,
+    /// On a `lowered` channel, the largest error one binary16 operation on its way made on
+    /// its own, in binary16 ULPs, and that operation: the driver's arithmetic, without what
+    /// the test amplifies.
+    pub operation_error: Option<(String, f64)>,
 }
 
 impl Channel {

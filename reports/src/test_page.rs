@@ -143,7 +143,7 @@ fn run_section(run: &Run, test: &TestRun) -> String {
                         interval_cell(ch.highp_bounds),
                         interval_cell(ch.mediump_bounds),
                         evidence_cell(&ch.evidence),
-                        html::verdict_badge(Some(&ch.verdict)),
+                        verdict_cell(ch),
                         ulps(ch.from_mediump_ulp16),
                         ulps(ch.from_highp_ulp32),
                         ulps(ch.ulp16_error),
@@ -182,6 +182,23 @@ fn run_section(run: &Run, test: &TestRun) -> String {
         ),
     }
     out
+}
+
+/// A channel's verdict and, on a lowered channel, the error its worst binary16 operation
+/// made on its own: the driver's arithmetic, where the columns beside it measure the test.
+fn verdict_cell(ch: &Channel) -> String {
+    let badge = html::verdict_badge(Some(&ch.verdict));
+    match &ch.operation_error {
+        Some((operation, error)) => format!(
+            "{badge}<br><span class=\"muted\" title=\"the largest error one binary16 operation \
+             on the way made on its own, against the exact result of the same operation on the \
+             same operands, in the emulator's binary16 run: the driver's arithmetic, not what \
+             the test amplifies\">{} ULP16 in {}</span>",
+            ulps(*error),
+            esc(operation)
+        ),
+        None => badge,
+    }
 }
 
 /// The framebuffer images: the emulator's highp and mediump predictions and their

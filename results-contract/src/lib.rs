@@ -16,7 +16,8 @@ pub use error::{NestingError, ReadError};
 pub use journal::{read_journal, Damaged, Journal, JournalHeader, JournalLine, JOURNAL_FORMAT};
 pub use json::{json_float, json_float_option, json_floats};
 pub use verdict::{
-    ChannelAnalysis, ChannelEvidence, ChannelVerdict, Evidence, EvidenceLine, Interval, Verdict,
+    ChannelAnalysis, ChannelEvidence, ChannelVerdict, Evidence, EvidenceLine, Interval,
+    OperationError, Verdict,
 };
 
 use serde::{Deserialize, Serialize};

@@ -248,4 +248,22 @@ pub struct ChannelAnalysis {
     /// |o - exact| in binary32 ULPs at the exact value's magnitude.
     #[serde(with = "crate::json_float")]
     pub ulp32_error: f64,
+    /// On a `lowered` channel, the largest error one binary16 operation on its way made in
+    /// the emulator's binary16 run of Mesa's lowering (the run `mediump` comes from): the
+    /// driver's arithmetic, without what the test amplifies. Absent on other channels, and
+    /// where no binary16 operation reaches the channel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation_error: Option<OperationError>,
+}
+
+/// The error of one binary16 operation on its own: against the exact result of the same
+/// operation on the same binary16 operands.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct OperationError {
+    /// The operation (`mul`, `div`, `exp2`, `fma`, `conversion`, ...).
+    pub operation: String,
+    /// Its error, in binary16 ULPs at the exact result's magnitude (at most 0.5 for a
+    /// correctly rounded `+ - * /` or conversion).
+    #[serde(with = "crate::json_float")]
+    pub ulp16: f64,
 }

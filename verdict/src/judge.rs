@@ -448,6 +448,7 @@ fn analyse(judged: &JudgedChannel) -> ChannelAnalysis {
         matches_highp: observed.to_bits() == p.highp.to_bits(),
         ulp16_error: error / ulp(p.exact, 10, -14),
         ulp32_error: error / ulp(p.exact, 23, -126),
+        operation_error: None,
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod classify;
 mod judge;
+mod operation_error;
 mod predict;
 mod reduced;
 mod reference;
@@ -141,6 +142,7 @@ pub fn attach(
     {
         judge::judge(result, &predictions, promoted.as_ref());
     }
+    operation_error::attach(test, result, driver);
     for probe in &mut result.probes {
         probe.region_observed = Vec::new();
     }

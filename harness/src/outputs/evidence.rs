@@ -204,6 +204,7 @@ mod tests {
             matches_mediump: observed == 0.25,
             ulp16_error: 0.0,
             ulp32_error: 0.0,
+            operation_error: None,
             ..ChannelAnalysis::default()
         }
     }

@@ -121,6 +121,10 @@ fn channel(c: &ChannelAnalysis) -> model::Channel {
         ulp16_error: c.ulp16_error,
         from_mediump_ulp16: (c.observed - c.mediump).abs() / ulp(c.mediump, 10, -14),
         from_highp_ulp32: (c.observed - c.highp).abs() / ulp(c.highp, 23, -126),
+        operation_error: c
+            .operation_error
+            .as_ref()
+            .map(|e| (e.operation.clone(), e.ulp16)),
     }
 }
 
