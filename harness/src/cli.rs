@@ -24,7 +24,7 @@ use std::time::Instant;
 
 /// The target the command line's debug lines name (`halfcheck: DEBUG|halfcheck: ...`): the
 /// binary's, as when this module was its `main.rs`.
-const LOG_TARGET: &str = "halfcheck";
+pub(crate) const LOG_TARGET: &str = "halfcheck";
 
 /// `print!` to stdout without panicking on a closed pipe (`crate::console::print`).
 macro_rules! out {
@@ -189,7 +189,7 @@ struct RunArgs {
     force: bool,
     /// Finish the run whose results directory this is: run only the tests its journal lacks,
     /// with the same settings, and rebuild results.json.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "gl_platform", "gl_library", "emu_mode", "emu_profile", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "worker_memory", "retries", "max_fails", "framebuffers", "reference", "exact_windows", "no_verdicts", "shader_cache", "no_shader_cache"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "gl_platform", "gl_library", "emu_mode", "emu_profile", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "worker_memory", "retries", "max_fails", "framebuffers", "reference", "exact_windows", "no_verdicts", "shader_cache", "no_shader_cache", "verdict_cache", "no_verdict_cache"])]
     resume: Option<PathBuf>,
     /// Only run tests whose name matches this regex (repeatable).
     #[arg(short = 't', long = "include")]
@@ -245,6 +245,14 @@ struct RunArgs {
     /// Run with Mesa's shader cache off: every shader compiled afresh.
     #[arg(long, conflicts_with = "shader_cache")]
     no_shader_cache: bool,
+    /// Keep the verdicts in DIR (default: $XDG_CACHE_HOME/halfcheck/verdicts, else
+    /// ~/.cache/halfcheck/verdicts): a test whose run draws the same, bit for bit, as when
+    /// its verdict was stored gets it again without the emulator's predictions.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_verdicts")]
+    verdict_cache: Option<PathBuf>,
+    /// Compute every verdict afresh, and keep none.
+    #[arg(long, conflicts_with = "verdict_cache")]
+    no_verdict_cache: bool,
     /// Do not write the HTML report into DIR/report/.
     #[arg(long)]
     no_report: bool,
@@ -566,6 +574,13 @@ fn run_command(args: RunArgs) -> ExitCode {
                         args.shader_cache
                             .map(|dir| crate::discover::absolute(&dir))
                             .or_else(default_dir)
+                    },
+                    verdict_cache: if args.no_verdict_cache {
+                        None
+                    } else {
+                        args.verdict_cache
+                            .map(|dir| crate::discover::absolute(&dir))
+                            .or_else(crate::runner::verdict_cache_dir)
                     },
                     worker_memory_mib: args.worker_memory,
                 },

@@ -222,3 +222,67 @@ fn auto_backend_falls_back_to_the_emulator_only_without_a_gl_driver_and_says_so(
     // The emulator lowers as Mesa does: fract(fp16(1/3) * 1024) is exactly 0.25.
     assert_eq!(test["probes"][0]["observed"][0], 0.25);
 }
+
+/// issue 25, the second night: the verdicts persist in the user's cache directory
+/// (`XDG_CACHE_HOME/halfcheck/verdicts`), one file per test and lane, and a second run of
+/// the same tests gives the same results from them; `--verdict-cache DIR` moves them and
+/// `--no-verdict-cache` keeps none. On the emulator, so it runs anywhere.
+#[test]
+fn verdicts_persist_in_the_user_cache_and_can_move_or_be_off() {
+    let root = temp_dir("verdict-cache");
+    let home = root.join("home");
+    let files = [
+        cases().join("arithmetic/div_scalar.shader_test"),
+        cases().join("arithmetic/mul_scalar.shader_test"),
+    ];
+    let go = |results: &str, extra: &[&str]| {
+        let output = halfcheck()
+            .env("XDG_CACHE_HOME", &home)
+            .args(["run", "--backend", "emu", "--no-report", "-j", "1"])
+            .args(extra)
+            .arg("--results")
+            .arg(root.join(results))
+            .args(&files)
+            .output()
+            .expect("runs");
+        assert!(output.status.success(), "{}", text(&output));
+        let mut tests = results_of(&root.join(results));
+        for test in tests.values_mut() {
+            test.as_object_mut().expect("a test").remove("duration_s");
+        }
+        tests
+    };
+    let entries = |dir: &Path| std::fs::read_dir(dir).map_or(0, |d| d.count());
+    let first = go("first", &[]);
+    let cache = home.join("halfcheck/verdicts");
+    assert_eq!(entries(&cache), files.len(), "{}", cache.display());
+    assert!(!root.join("first/verdicts").exists());
+    let second = go("second", &[]);
+    assert_eq!(first, second, "the second night's verdicts are the first's");
+    assert_eq!(entries(&cache), files.len(), "rewritten, not grown");
+    assert!(
+        first.values().all(|t| t["verdict"] == "lowered"),
+        "{first:?}"
+    );
+    let moved = root.join("moved");
+    go(
+        "elsewhere",
+        &["--verdict-cache", moved.to_str().expect("utf-8")],
+    );
+    assert_eq!(entries(&moved), files.len());
+    std::fs::remove_dir_all(&home).expect("rm");
+    go("off", &["--no-verdict-cache", "--no-shader-cache"]);
+    assert!(
+        !home.exists(),
+        "--no-verdict-cache wrote {}",
+        home.display()
+    );
+}
+
+/// The tests of `dir/results.json`.
+fn results_of(dir: &Path) -> serde_json::Map<String, Value> {
+    match results(dir)["tests"].take() {
+        Value::Object(tests) => tests,
+        other => panic!("no tests: {other}"),
+    }
+}

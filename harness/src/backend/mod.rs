@@ -50,6 +50,10 @@ pub(crate) struct BackendOptions {
     /// Whether the worker judges each test (computes predictions and verdicts); off, tests
     /// that need no exact floats for anything else draw into RGBA8.
     pub verdicts: bool,
+    /// Where the worker keeps its verdicts between runs (`runner::verdict_cache`); `None`
+    /// keeps none.
+    #[serde(default)]
+    pub verdict_cache: Option<std::path::PathBuf>,
 }
 
 /// Why a backend could not be opened.

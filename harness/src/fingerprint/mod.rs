@@ -78,6 +78,7 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
         verdicts: false,
         // Probes of one battery, compiled once: nothing worth keeping.
         shader_cache: None,
+        verdict_cache: None,
         report: false,
         worker_memory_mib: crate::runner::default_worker_memory(),
     };

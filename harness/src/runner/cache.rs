@@ -11,17 +11,21 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The default cache: `$XDG_CACHE_HOME/halfcheck/mesa_shader_cache`, else
-/// `~/.cache/halfcheck/mesa_shader_cache`; `None` when neither variable names an absolute
-/// directory.
+/// The default cache: `mesa_shader_cache` in [`user_cache_dir`].
 pub(crate) fn default_dir() -> Option<PathBuf> {
+    user_cache_dir().map(|dir| dir.join("mesa_shader_cache"))
+}
+
+/// halfcheck's directory in the user's cache: `$XDG_CACHE_HOME/halfcheck`, else
+/// `~/.cache/halfcheck`; `None` when neither variable names an absolute directory.
+pub(crate) fn user_cache_dir() -> Option<PathBuf> {
     let absolute = |name: &str| {
         std::env::var_os(name)
             .map(PathBuf::from)
             .filter(|p| p.is_absolute())
     };
     let base = absolute("XDG_CACHE_HOME").or_else(|| absolute("HOME").map(|h| h.join(".cache")))?;
-    Some(base.join("halfcheck").join("mesa_shader_cache"))
+    Some(base.join("halfcheck"))
 }
 
 /// The environment a worker starts with for the cache `dir` (`None`: no cache), given the

@@ -20,8 +20,10 @@ pub(crate) mod journal;
 pub(crate) mod merge;
 mod pool;
 mod protocol;
+mod verdict_cache;
 mod worker;
 
+pub(crate) use verdict_cache::default_dir as verdict_cache_dir;
 pub(crate) use worker::worker_main;
 
 use crate::backend::{BackendKind, BackendOptions};
@@ -110,6 +112,11 @@ pub(crate) struct Settings {
     /// `None` turns it off (`--no-shader-cache`, and runs recorded before it existed).
     #[serde(default)]
     pub shader_cache: Option<PathBuf>,
+    /// The verdicts kept from earlier runs (`runner::verdict_cache`): by default in the
+    /// user's cache directory; `None` computes every verdict (`--no-verdict-cache`, and runs
+    /// recorded before it existed).
+    #[serde(default)]
+    pub verdict_cache: Option<PathBuf>,
     /// Whether the run writes its HTML report into its directory (`--no-report` turns it
     /// off); a resumed run does as the run it finishes did.
     #[serde(default = "on")]
@@ -144,6 +151,7 @@ impl Settings {
             reference: self.reference,
             exact_windows: self.exact_windows,
             verdicts: self.verdicts,
+            verdict_cache: self.verdict_cache.clone(),
             framebuffers: self
                 .framebuffers
                 .then(|| absolute(dir).join(journal::FRAMEBUFFERS)),

@@ -7,11 +7,12 @@
 //! `;`-separated), the way deqp-runner's mock test binary does.
 
 use super::protocol::{Job, Reply};
+use super::verdict_cache::VerdictCache;
 use crate::backend::{open_backend, BackendKind, BackendOptions};
 use crate::results::{FramebufferFile, RunInfo, Status, TestResult};
 use clap::ValueEnum;
 use halfcheck_emu as emu;
-use halfcheck_piglit::shader_test::parse_file;
+use halfcheck_piglit::shader_test::{parse_bytes, read_file};
 use halfcheck_piglit::WindowImage;
 use halfcheck_verdict as verdict;
 use regex::Regex;
@@ -62,6 +63,11 @@ pub(crate) fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
         info.reference = Some(options.reference.name().to_string());
         info.predictions = verdict::describe(&profile);
     }
+    let verdicts = options
+        .verdict_cache
+        .clone()
+        .filter(|_| judges)
+        .and_then(|dir| VerdictCache::new(dir, options, &crate::lane::driver_environment()));
     if !send(&mut out, &Reply::Ready(Box::new(info))) {
         return 1;
     }
@@ -70,8 +76,10 @@ pub(crate) fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
             Ok(job) => {
                 faults.inject(&job.name);
                 let start = Instant::now();
-                let mut result = match parse_file(&job.path) {
-                    Ok(test) => {
+                let read = read_file(&job.path)
+                    .and_then(|bytes| Ok((parse_bytes(&job.path, &bytes)?, bytes)));
+                let mut result = match read {
+                    Ok((test, bytes)) => {
                         // A test with nothing lowp or mediump gets no verdict, and one the
                         // emulator cannot predict is unjudged: neither needs exact floats.
                         let reduced = judges && verdict::declares_reduced_precision(&test);
@@ -85,7 +93,23 @@ pub(crate) fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
                                 reference: options.reference,
                                 driver: &profile.choices,
                             };
-                            verdict::attach(&test, reduced, &mut result, judging, &mut reference);
+                            match &verdicts {
+                                Some(cache) => cache.attach(
+                                    (&job.path, &bytes),
+                                    &test,
+                                    reduced,
+                                    &mut result,
+                                    judging,
+                                    &mut reference,
+                                ),
+                                None => verdict::attach(
+                                    &test,
+                                    reduced,
+                                    &mut result,
+                                    judging,
+                                    &mut reference,
+                                ),
+                            }
                         }
                         if let (Some(dir), Some(window)) = (&options.framebuffers, window) {
                             keep_window(dir, &job.name, &window, &mut result);

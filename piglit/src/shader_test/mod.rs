@@ -10,4 +10,4 @@ mod vertex_data;
 
 pub use limits::{over_budget, OverBudget};
 pub use model::*;
-pub use parse::{parse_file, parse_str, ParseError};
+pub use parse::{parse_bytes, parse_file, parse_str, read_file, ParseError};

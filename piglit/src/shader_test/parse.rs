@@ -50,14 +50,25 @@ impl std::error::Error for ParseError {}
 
 /// Reads and parses a `.shader_test` file.
 pub fn parse_file(path: &Path) -> Result<ShaderTest, ParseError> {
-    let bytes = super::limits::read_bounded(path).map_err(|e| ParseError {
+    parse_bytes(path, &read_file(path)?)
+}
+
+/// Reads a `.shader_test` file's bytes as [`parse_file`] does ([`super::limits::read_bounded`]),
+/// for a caller that also needs them ([`parse_bytes`] parses them).
+pub fn read_file(path: &Path) -> Result<Vec<u8>, ParseError> {
+    super::limits::read_bounded(path).map_err(|e| ParseError {
         path: path.to_path_buf(),
         line: 0,
         column: 0,
         source_line: String::new(),
         message: format!("cannot read file: {e}"),
-    })?;
-    match std::str::from_utf8(&bytes) {
+    })
+}
+
+/// Parses the bytes of the `.shader_test` file at `path`; bytes that are not UTF-8 are an
+/// error naming their line.
+pub fn parse_bytes(path: &Path, bytes: &[u8]) -> Result<ShaderTest, ParseError> {
+    match std::str::from_utf8(bytes) {
         Ok(text) => parse_str(path, text),
         Err(e) => {
             let good = &bytes[..e.valid_up_to()];
