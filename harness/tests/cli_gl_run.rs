@@ -307,7 +307,8 @@ fn the_shader_cache_persists_in_the_user_cache_and_can_move_or_be_off() {
     go("elsewhere", &["--shader-cache", arg_of(&moved)]);
     assert!(entries(&moved) > 0, "nothing cached in {}", moved.display());
     std::fs::remove_dir_all(&home).expect("rm");
-    go("off", &["--no-shader-cache"]);
+    // The verdicts persist in the same user cache unless told not to (`cli_run`).
+    go("off", &["--no-shader-cache", "--no-verdict-cache"]);
     assert!(!home.exists(), "--no-shader-cache wrote {}", home.display());
 }
 
