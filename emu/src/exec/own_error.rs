@@ -77,6 +77,15 @@ impl OwnErrors {
             .collect()
     }
 
+    /// `value`, computed as `a * b + c` from `operands` at `width`.
+    fn multiply_add(&self, value: f64, operands: [Attributed; 3], width: Width) -> Attributed {
+        let exact = Self::lowered(width).then(|| {
+            let x = self.entering(width, &operands.map(|o| o.value));
+            x[0].mul_add(x[1], x[2])
+        });
+        Self::attribute(value, exact, Operation::MultiplyAdd, &operands)
+    }
+
     /// `value`, computed by `operation` from `from` (the operands' own attributions), whose
     /// exact result is `exact`: the largest of the operands' errors and its own.
     fn attribute(
@@ -164,20 +173,12 @@ impl Domain for OwnErrors {
 
     fn fma(&self, a: Attributed, b: Attributed, c: Attributed, width: Width) -> Attributed {
         let value = self.point.fma(a.value, b.value, c.value, width);
-        let exact = Self::lowered(width).then(|| {
-            let x = self.entering(width, &[a.value, b.value, c.value]);
-            x[0].mul_add(x[1], x[2])
-        });
-        Self::attribute(value, exact, Operation::MultiplyAdd, &[a, b, c])
+        self.multiply_add(value, [a, b, c], width)
     }
 
     fn fused(&self, a: Attributed, b: Attributed, c: Attributed, width: Width) -> Attributed {
         let value = self.point.fused(a.value, b.value, c.value, width);
-        let exact = Self::lowered(width).then(|| {
-            let x = self.entering(width, &[a.value, b.value, c.value]);
-            x[0].mul_add(x[1], x[2])
-        });
-        Self::attribute(value, exact, Operation::MultiplyAdd, &[a, b, c])
+        self.multiply_add(value, [a, b, c], width)
     }
 
     fn ldexp(&self, a: Attributed, e: i64, width: Width) -> Attributed {

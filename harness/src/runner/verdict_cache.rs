@@ -283,52 +283,54 @@ mod tests {
         result
     }
 
+    /// [`judge`] with no reference run: the `from the cache` mark, if the result has it.
+    fn reason_without_reference(
+        dir: &Path,
+        build: u64,
+        test: &ShaderTest,
+        drawn: &TestResult,
+    ) -> Option<String> {
+        let mut no_reference = |_: &ShaderTest| -> TestResult { panic!("no reference asked") };
+        let cache = cache(dir, build);
+        judge(&cache, test, drawn, ReferenceMode::None, &mut no_reference).verdict_reason
+    }
+
     #[test]
     fn a_stored_verdict_is_given_again_only_for_the_same_drawing_and_build() {
         let dir = tempfile::tempdir().expect("temp dir");
         let test = parse_str(Path::new("t.shader_test"), TEST).expect("parses");
         let drawn = drawn_by_a_lowering_driver(&test);
         let mut no_reference = |_: &ShaderTest| -> TestResult { panic!("no reference asked") };
+        let cache1 = cache(dir.path(), 1);
         let first = judge(
-            &cache(dir.path(), 1),
+            &cache1,
             &test,
             &drawn,
             ReferenceMode::None,
             &mut no_reference,
         );
         assert_eq!(first.verdict, Some(Verdict::Lowered), "{first:?}");
+        let marked = Some("from the cache".to_string());
         mark_the_stored_verdict(dir.path());
-        let again = judge(
-            &cache(dir.path(), 1),
-            &test,
-            &drawn,
-            ReferenceMode::None,
-            &mut no_reference,
+        assert_eq!(
+            reason_without_reference(dir.path(), 1, &test, &drawn),
+            marked
         );
-        assert_eq!(again.verdict_reason.as_deref(), Some("from the cache"));
         // One bit otherwise in one probed pixel: computed anew (and stored in its place).
         let mut other = drawn.clone();
         let probe = &mut other.probes[0];
         probe.observed[0] = f32::from_bits(probe.observed[0].to_bits() ^ 1);
         probe.region_observed[0] = probe.observed[0];
-        let anew = judge(
-            &cache(dir.path(), 1),
-            &test,
-            &other,
-            ReferenceMode::None,
-            &mut no_reference,
+        assert_ne!(
+            reason_without_reference(dir.path(), 1, &test, &other),
+            marked
         );
-        assert_ne!(anew.verdict_reason.as_deref(), Some("from the cache"));
         // Another build of halfcheck: computed anew.
         mark_the_stored_verdict(dir.path());
-        let rebuilt = judge(
-            &cache(dir.path(), 2),
-            &test,
-            &other,
-            ReferenceMode::None,
-            &mut no_reference,
+        assert_ne!(
+            reason_without_reference(dir.path(), 2, &test, &other),
+            marked
         );
-        assert_ne!(rebuilt.verdict_reason.as_deref(), Some("from the cache"));
     }
 
     #[test]
