@@ -2,9 +2,7 @@
 //! reading back any kind of results: a `results.json`, a journal, or a directory holding them.
 
 use crate::outputs::CI_FILES;
-use crate::results::{
-    read_journal, read_results, Journal, JournalHeader, JournalLine, ResultsFile, TestResult,
-};
+use crate::results::{read_journal, read_results, Journal, JournalHeader, ResultsFile, TestResult};
 use halfcheck_piglit::WindowImage;
 use std::fs::File;
 use std::io::Write;
@@ -88,18 +86,25 @@ impl JournalWriter {
         self.line(&serde_json::to_value(header).map_err(|e| e.to_string())?)
     }
 
-    /// Appends one finished test.
+    /// Appends one finished test: a `JournalLine`, serialised from borrowed parts (a
+    /// result with its verdicts can be megabytes).
     pub(crate) fn append(&mut self, name: &str, result: &TestResult) -> Result<(), String> {
-        let line = JournalLine {
-            name: name.to_string(),
-            result: result.clone(),
-        };
-        self.line(&serde_json::to_value(&line).map_err(|e| e.to_string())?)
+        /// `JournalLine`'s shape.
+        #[derive(serde::Serialize)]
+        struct Line<'a> {
+            name: &'a str,
+            result: &'a TestResult,
+        }
+        self.write(serde_json::to_string(&Line { name, result }).map_err(|e| e.to_string())?)
     }
 
     /// One line in one write, so a kill leaves at most the last line cut short.
     fn line(&mut self, value: &serde_json::Value) -> Result<(), String> {
-        let mut text = value.to_string();
+        self.write(value.to_string())
+    }
+
+    /// `text` and a newline, in one write.
+    fn write(&mut self, mut text: String) -> Result<(), String> {
         text.push('\n');
         self.file
             .write_all(text.as_bytes())

@@ -14,7 +14,7 @@
 //! Deleting the directory at any time only costs the next run the predictions.
 
 use crate::backend::BackendOptions;
-use crate::results::TestResult;
+use crate::results::{ProbeResult, TestResult};
 use halfcheck_piglit::shader_test::ShaderTest;
 use halfcheck_verdict::{self as verdict, Judging};
 use serde::{Deserialize, Serialize};
@@ -98,13 +98,14 @@ impl VerdictCache {
         judging: Judging,
         run: &mut dyn FnMut(&ShaderTest) -> TestResult,
     ) {
+        let drawn = drawn(result);
         let key = Digest::of(|h| {
             self.build.hash(h);
             bytes.hash(h);
             reduced.hash(h);
             judging.reference.name().hash(h);
             format!("{:?}", judging.driver).hash(h);
-            drawn(result).hash(h);
+            drawn.hash(h);
         });
         let slot = self.slot(path);
         let stored = read(&slot).filter(|entry| entry.key == key);
@@ -164,22 +165,69 @@ impl VerdictCache {
     }
 }
 
-/// Everything a driver's run of a test gave that a verdict reads, as bytes: the result as
-/// `results.json` holds it (the observed bits included), without its duration, and every
-/// pixel of each probed region.
+/// Everything a driver's run of a test gave, but its duration, as bytes: every field of the
+/// result and of each probe (each value by its bits, every pixel of its region). The fields
+/// are named one by one, so a new field of the results contract does not compile here until
+/// it is added.
 fn drawn(result: &TestResult) -> Vec<u8> {
-    let mut timeless = result.clone();
-    timeless.duration_s = 0.0;
+    let TestResult {
+        status,
+        verdict,
+        duration_s: _,
+        reason,
+        probes,
+        logs,
+        framebuffer,
+        verdict_reason,
+        verdict_rests_on,
+        reference,
+        attempts,
+        flake,
+    } = result;
+    // The rare and small fields (all empty before a verdict), as results.json writes them.
+    let rest = (
+        status,
+        verdict,
+        reason,
+        logs,
+        framebuffer,
+        verdict_reason,
+        verdict_rests_on,
+        reference,
+        attempts,
+        flake,
+    );
     // Plain data with string keys: serialising cannot fail.
-    let mut bytes = serde_json::to_vec(&timeless).unwrap_or_default();
-    for probe in &result.probes {
-        bytes.extend(
-            probe
-                .region_observed
-                .iter()
-                .flat_map(|v| v.to_bits().to_le_bytes()),
-        );
-        bytes.push(b';');
+    let mut bytes = serde_json::to_vec(&rest).unwrap_or_default();
+    for probe in probes {
+        let ProbeResult {
+            line,
+            pixel,
+            expected,
+            tolerance,
+            observed,
+            observed_bits,
+            observed_unorm8,
+            pass,
+            region,
+            region_observed,
+            channels,
+            judged_pixel,
+            pixels_judged,
+            pixels_lowered,
+        } = probe;
+        let small = (line, pixel, observed_bits, pass, region, judged_pixel);
+        bytes.extend(serde_json::to_vec(&small).unwrap_or_default());
+        bytes.extend(serde_json::to_vec(&(pixels_judged, pixels_lowered)).unwrap_or_default());
+        bytes.extend(serde_json::to_vec(channels).unwrap_or_default());
+        for values in [expected, tolerance, observed_unorm8] {
+            bytes.extend((values.len() as u64).to_le_bytes());
+            bytes.extend(values.iter().flat_map(|v| v.to_bits().to_le_bytes()));
+        }
+        for values in [observed, region_observed] {
+            bytes.extend((values.len() as u64).to_le_bytes());
+            bytes.extend(values.iter().flat_map(|v| v.to_bits().to_le_bytes()));
+        }
     }
     bytes
 }
