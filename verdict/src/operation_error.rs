@@ -13,14 +13,12 @@ use halfcheck_results::{ChannelVerdict, OperationError, TestResult};
 /// emulator's binary16 run of the lowering `m` comes from (`driver`'s, or Mesa's where the
 /// driver lowers nothing). Runs the emulator only when some channel is `lowered`.
 pub(crate) fn attach(test: &ShaderTest, result: &mut TestResult, driver: &Choices) {
-    let lowered = |result: &TestResult| {
-        result
-            .probes
-            .iter()
-            .flat_map(|p| &p.channels)
-            .any(|c| c.verdict == ChannelVerdict::Lowered)
-    };
-    if !lowered(result) {
+    let lowered = result
+        .probes
+        .iter()
+        .flat_map(|p| &p.channels)
+        .any(|c| c.verdict == ChannelVerdict::Lowered);
+    if !lowered {
         return;
     }
     let lowering = lowering_model(driver);

@@ -70,17 +70,14 @@ impl OwnErrors {
     }
 
     /// `operands` as a binary16 operation sees them.
-    fn entering(&self, width: Width, operands: &[f64]) -> Vec<f64> {
-        operands
-            .iter()
-            .map(|&x| self.point.round(x, Some(width)))
-            .collect()
+    fn entering<const N: usize>(&self, width: Width, operands: [f64; N]) -> [f64; N] {
+        operands.map(|x| self.point.round(x, Some(width)))
     }
 
     /// `value`, computed as `a * b + c` from `operands` at `width`.
     fn multiply_add(&self, value: f64, operands: [Attributed; 3], width: Width) -> Attributed {
         let exact = Self::lowered(width).then(|| {
-            let x = self.entering(width, &operands.map(|o| o.value));
+            let x = self.entering(width, operands.map(|o| o.value));
             x[0].mul_add(x[1], x[2])
         });
         Self::attribute(value, exact, Operation::MultiplyAdd, &operands)
@@ -156,7 +153,7 @@ impl Domain for OwnErrors {
     fn unary(&self, op: Unary, a: Attributed, width: Width) -> Attributed {
         let value = self.point.unary(op, a.value, width);
         let exact = Self::lowered(width).then(|| {
-            let a = self.entering(width, &[a.value])[0];
+            let a = self.entering(width, [a.value])[0];
             self.exact.unary(op, a, width)
         });
         Self::attribute(value, exact, Operation::Unary(op), &[a])
@@ -165,7 +162,7 @@ impl Domain for OwnErrors {
     fn binary(&self, op: Binary, a: Attributed, b: Attributed, width: Width) -> Attributed {
         let value = self.point.binary(op, a.value, b.value, width);
         let exact = Self::lowered(width).then(|| {
-            let x = self.entering(width, &[a.value, b.value]);
+            let x = self.entering(width, [a.value, b.value]);
             self.exact.binary(op, x[0], x[1], width)
         });
         Self::attribute(value, exact, Operation::Binary(op), &[a, b])
