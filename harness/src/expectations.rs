@@ -52,6 +52,20 @@ pub(crate) struct ExpectationsFile {
 }
 
 impl ExpectationsFile {
+    /// A file with no entries that expects `pass, lowered` of every test.
+    pub(crate) fn lowered_by_default(renderer: Option<String>) -> Self {
+        ExpectationsFile {
+            renderer,
+            default: Expected {
+                status: Status::Pass,
+                verdict: Some(Verdict::Lowered),
+            },
+            tests: Vec::new(),
+            flakes: Vec::new(),
+            skips: Vec::new(),
+        }
+    }
+
     /// Reads the YAML as written, without checking its entries ([`Expectations::parse`] does).
     pub(crate) fn parse(text: &str) -> Result<Self, String> {
         check_yaml_nesting(text).map_err(|e| e.to_string())?;

@@ -8,7 +8,7 @@
 //! holds what a driver does not do well, as Mesa's do. Given `X-fails.txt`, the lists
 //! `X-flakes.txt` and `X-skips.txt` beside it are read too, when they are there.
 
-use crate::expectations::{EntryFile, ExpectationsFile, Expected};
+use crate::expectations::{EntryFile, ExpectationsFile};
 use crate::results::{Status, Verdict};
 use std::path::{Path, PathBuf};
 
@@ -20,16 +20,7 @@ pub(crate) fn is_list(path: &Path) -> bool {
 /// The list at `path`, with its text, as an expectations file; the error names the file and
 /// line and what was expected.
 pub(crate) fn parse_list(path: &Path, text: &str) -> Result<ExpectationsFile, String> {
-    let mut file = ExpectationsFile {
-        renderer: None,
-        default: Expected {
-            status: Status::Pass,
-            verdict: Some(Verdict::Lowered),
-        },
-        tests: Vec::new(),
-        flakes: Vec::new(),
-        skips: Vec::new(),
-    };
+    let mut file = ExpectationsFile::lowered_by_default(None);
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

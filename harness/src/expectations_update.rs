@@ -10,7 +10,7 @@
 //! left as the file says. Without a file, the new one expects the renderer's first word and
 //! `pass, lowered` by default. Comments in the file are not kept.
 
-use crate::expectations::{EntryFile, Expectations, ExpectationsFile, Expected};
+use crate::expectations::{EntryFile, Expectations, ExpectationsFile};
 use crate::results::{ResultsFile, Status, Verdict};
 
 /// What an update did.
@@ -99,16 +99,9 @@ pub(crate) fn update(
 /// default.
 fn fresh(renderer: &str) -> ExpectationsFile {
     let word = renderer.split_whitespace().next().unwrap_or(renderer);
-    ExpectationsFile {
-        renderer: (!word.is_empty()).then(|| format!("^{}", regex::escape(word))),
-        default: Expected {
-            status: Status::Pass,
-            verdict: Some(Verdict::Lowered),
-        },
-        tests: Vec::new(),
-        flakes: Vec::new(),
-        skips: Vec::new(),
-    }
+    ExpectationsFile::lowered_by_default(
+        (!word.is_empty()).then(|| format!("^{}", regex::escape(word))),
+    )
 }
 
 /// `items` without those at `drop` (sorted indices).

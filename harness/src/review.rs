@@ -277,7 +277,10 @@ impl Review {
                 kind: FindingKind::NotRun,
                 expected: None,
                 actual: Status::NotRun.as_str().to_string(),
-                reason: result.reason.clone(),
+                reason: result
+                    .reason
+                    .as_deref()
+                    .map(|r| r.strip_prefix("not run: ").unwrap_or(r).to_string()),
             });
         }
         if let Some(u) = self

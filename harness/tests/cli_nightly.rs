@@ -50,14 +50,36 @@ fn arithmetic() -> PathBuf {
 /// included), then kills it with a real SIGKILL and waits until its workers are gone.
 fn kill_when_journal_holds(mut command: Command, dir: &Path, lines: usize) {
     command.env("HALFCHECK_WORKER_FAULT", "hang=.");
-    let mut parent = spawn(command);
-    wait_until("the journal fills", || journal_lines(dir) >= lines);
-    let workers = children(parent.id());
-    parent.kill().expect("SIGKILL");
-    parent.wait().expect("reaped");
-    wait_until("the orphaned workers exit", || {
-        workers.iter().all(|&w| !alive(w))
-    });
+    kill_when(command, "the journal fills", || journal_lines(dir) >= lines);
+}
+
+/// Expectations in `root` that expect the `add_` cases to fail (the mock passes them: each
+/// is an unexpected improvement), listed under `flakes` too when `flaky`; and how many
+/// `add_` cases there are.
+fn add_cases_expected_to_fail(root: &Path, flaky: bool) -> (PathBuf, usize) {
+    let path = root.join("expect.yaml");
+    let flakes = if flaky {
+        "flakes: ['^cases/arithmetic/add_']\n"
+    } else {
+        ""
+    };
+    std::fs::write(
+        &path,
+        format!(
+            "default: {{status: pass}}\ntests:\n  - regex: '^cases/arithmetic/add_'\n    \
+             status: fail\n    reason: known\n{flakes}"
+        ),
+    )
+    .expect("writes");
+    let add = shader_tests(&arithmetic())
+        .iter()
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("add_"))
+        })
+        .count();
+    assert!(add > 1, "{add} add_ cases");
+    (path, add)
 }
 
 /// Item 1: shard 2 of 2 killed by SIGKILL before it ran a test merged green, its tests
@@ -158,14 +180,7 @@ fn a_killed_shard_merges_red_with_each_missing_test_written_as_not_run() {
 #[test]
 fn a_resumed_run_is_judged_as_the_run_it_continues() {
     let root = temp_dir("nightly-resume");
-    let expectations = root.join("expect.yaml");
-    // The mock passes every test: the `fail` expected of add_* makes them unexpected.
-    std::fs::write(
-        &expectations,
-        "default: {status: pass}\ntests:\n  - regex: '^cases/arithmetic/add_'\n    \
-         status: fail\n    reason: known\n",
-    )
-    .expect("writes");
+    let (expectations, add) = add_cases_expected_to_fail(&root, false);
     let dir = root.join("night");
     let mut first = run(
         &dir,
@@ -226,13 +241,6 @@ fn a_resumed_run_is_judged_as_the_run_it_continues() {
         shown.contains("resume: GALLIUM_NOSSE=1 set from the journal (it is unset here)"),
         "{shown}"
     );
-    let add = shader_tests(&arithmetic())
-        .iter()
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("add_"))
-        })
-        .count();
     assert!(
         shown.starts_with(&format!(
             "exit 1: {add} unexpected results ({add} improvements)"
@@ -316,13 +324,7 @@ fn unexpected_results_and_regressions_are_counted_apart() {
 #[test]
 fn a_flake_the_expectations_excuse_is_counted_once_and_shown_as_a_flake_everywhere() {
     let root = temp_dir("nightly-flakes");
-    let expectations = root.join("expect.yaml");
-    std::fs::write(
-        &expectations,
-        "default: {status: pass}\ntests:\n  - regex: '^cases/arithmetic/add_'\n    \
-         status: fail\n    reason: known\nflakes: ['^cases/arithmetic/add_']\n",
-    )
-    .expect("writes");
+    let (expectations, add) = add_cases_expected_to_fail(&root, true);
     let dir = root.join("night");
     let night = output({
         let mut c = run(
@@ -334,14 +336,6 @@ fn a_flake_the_expectations_excuse_is_counted_once_and_shown_as_a_flake_everywhe
     });
     let shown = text(&night);
     assert!(night.status.success(), "{shown}");
-    let add = shader_tests(&arithmetic())
-        .iter()
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("add_"))
-        })
-        .count();
-    assert!(add > 1, "{add} add_ cases");
     let stderr = String::from_utf8_lossy(&night.stderr);
     let last_progress = stderr
         .lines()

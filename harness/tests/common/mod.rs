@@ -217,3 +217,16 @@ pub fn spawn(mut command: Command) -> Child {
         .spawn()
         .expect("starts")
 }
+
+/// Starts `command` (a `halfcheck run`), waits until `ready` holds, then kills it with a real
+/// SIGKILL and waits until its orphaned workers are gone too.
+pub fn kill_when(command: Command, what: &str, ready: impl FnMut() -> bool) {
+    let mut parent = spawn(command);
+    wait_until(what, ready);
+    let workers = children(parent.id());
+    parent.kill().expect("SIGKILL");
+    parent.wait().expect("reaped");
+    wait_until("the orphaned workers exit", || {
+        workers.iter().all(|&w| !alive(w))
+    });
+}
