@@ -139,6 +139,10 @@ fn a_killed_shard_merges_red_with_each_missing_test_written_as_not_run() {
         )),
         "{shown}"
     );
+    assert!(
+        shown.contains(&format!("\n{missing} results that fail the run: ")),
+        "{shown}"
+    );
     let r = results(&out);
     let not_run: Vec<&String> = r["tests"]
         .as_object()

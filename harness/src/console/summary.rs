@@ -69,6 +69,7 @@ pub(crate) fn summary(results: &ResultsFile, review: &Review, ending: &Ending) -
     let tally = review.tally(results);
     let judged = review.judges_by_checks();
     let (one, many) = match (review.has_expectations(), review.baseline().is_some()) {
+        _ if tally.not_run > 0 => ("result that fails the run", "results that fail the run"),
         (true, false) => ("unexpected result", "unexpected results"),
         (false, true) => ("regression", "regressions"),
         (true, true) => ("result that fails the run", "results that fail the run"),
@@ -112,6 +113,9 @@ pub(crate) fn summary(results: &ResultsFile, review: &Review, ending: &Ending) -
         (0, _) => format!("0 {many}\n"),
         (n, 0) => format!("{n} {many}: {above}all in {csv}\n"),
         (n, m) if m <= SUMMARY_LISTED => format!("{n} {many}: {above}{m} below (all in {csv}):\n"),
+        (n, m) if m == n => {
+            format!("{n} {many}: the first {SUMMARY_LISTED} below (all {n} in {csv}):\n")
+        }
         (n, _) => format!("{n} {many}: {above}{SUMMARY_LISTED} more below (all {n} in {csv}):\n"),
     });
     for (name, result, finding) in unshown.iter().take(SUMMARY_LISTED) {
@@ -167,10 +171,11 @@ pub(crate) fn summary(results: &ResultsFile, review: &Review, ending: &Ending) -
 /// (`evidence::headline`; for a flake, how its first attempt ended); the rest are in
 /// `junit.xml`.
 pub(crate) fn finding_line(name: &str, finding: &Finding, result: &TestResult) -> String {
-    let numbers = if finding.kind == FindingKind::Flake {
-        evidence::lines(result).into_iter().next()
-    } else {
-        evidence::headline(result)
+    let numbers = match finding.kind {
+        FindingKind::Flake => evidence::lines(result).into_iter().next(),
+        // Its reason is the finding's already.
+        FindingKind::NotRun => None,
+        _ => evidence::headline(result),
     };
     let numbers = numbers.map(|line| format!("; {line}")).unwrap_or_default();
     format!(
