@@ -172,6 +172,7 @@ fn a_killed_shard_merges_red_with_each_missing_test_written_as_not_run() {
         junit.contains(&format!("failures=\"{missing}\"")),
         "{junit}"
     );
+    assert_valid_junit(&out.join("junit.xml"));
     let index = read(&out.join("report/index.html"));
     assert!(index.contains(&format!("{missing} not run")), "{index}");
 }
@@ -371,6 +372,7 @@ fn a_flake_the_expectations_excuse_is_counted_once_and_shown_as_a_flake_everywhe
         "{junit}"
     );
     assert!(junit.contains(&format!("skipped=\"{add}\"")), "{junit}");
+    assert_valid_junit(&dir.join("junit.xml"));
 }
 
 /// Item 5: an entry matching no test was ignored in silence, and a copy of the suite under

@@ -230,3 +230,21 @@ pub fn kill_when(command: Command, what: &str, ready: impl FnMut() -> bool) {
         workers.iter().all(|&w| !alive(w))
     });
 }
+
+/// Checks `junit` against `docs/junit.xsd`, the subset of JUnit XML GitLab reads, with
+/// `xmllint` (skipped with a printed reason without it, unless `HALFCHECK_REQUIRE_XMLLINT=1`).
+pub fn assert_valid_junit(junit: &Path) {
+    let Some(xmllint) = halfcheck_test_support::xmllint() else {
+        return;
+    };
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/junit.xsd");
+    let check = Command::new(xmllint)
+        .arg("--noout")
+        .arg("--schema")
+        .arg(schema)
+        .arg(junit)
+        .output()
+        .expect("xmllint runs");
+    assert!(check.status.success(), "{}", text(&check));
+    assert!(text(&check).contains("validates"), "{}", text(&check));
+}
