@@ -258,6 +258,44 @@ fn a_resumed_run_is_judged_as_the_run_it_continues() {
     );
 }
 
+/// Item 2 on llvmpipe: `GALLIUM_NOSSE=1` changes the renderer (`128 bits`), so a resumed
+/// NOSSE night whose workers did not get the variable is refused. Set from the journal, the
+/// workers inherit it: the resumed run opens the same renderer and is the NOSSE lane.
+#[test]
+fn a_resumed_nosse_night_gives_its_workers_the_recorded_variable_on_llvmpipe() {
+    if !have_gl() {
+        return;
+    }
+    let dir = temp_dir("nightly-resume-gl").join("night");
+    let mut first = run(
+        &dir,
+        &["--backend", "gl", "-j", "1", "--no-report", "-t", "/add_"],
+    );
+    first.arg(arithmetic()).env("GALLIUM_NOSSE", "1");
+    kill_when_journal_holds(first, &dir, 1);
+    let resumed = output({
+        let mut c = halfcheck();
+        c.args(["run", "--resume"])
+            .arg(&dir)
+            .env_remove("GALLIUM_NOSSE");
+        c
+    });
+    let shown = text(&resumed);
+    // On NOSSE the cases' binary16 expected values fail: it ran, on the NOSSE lane.
+    assert_eq!(resumed.status.code(), Some(1), "{shown}");
+    assert!(
+        shown.contains("resume: GALLIUM_NOSSE=1 set from the journal (it is unset here)"),
+        "{shown}"
+    );
+    assert!(
+        shown.starts_with("exit 1: 5 failed tests; 0 flakes\n"),
+        "{shown}"
+    );
+    assert!(shown.contains(", lane llvmpipe-nosse, "), "{shown}");
+    let r = results(&dir);
+    assert_eq!(r["run"]["environment"]["GALLIUM_NOSSE"], "1", "{r}");
+}
+
 /// Item 3: with expectations and a baseline, the console said `192 unexpected results (192
 /// regressions, 0 fixes)` and then, against the baseline, `no differences`; a run without a
 /// baseline reported regressions. The two questions are counted apart now, in the console
