@@ -609,7 +609,7 @@ fn run_command(args: RunArgs) -> ExitCode {
         .with_plan(review.against(), &results_dir.join(outputs::FAILURES_CSV));
     let hooks = Hooks {
         command_line: std::env::args().collect(),
-        renderer_guard: if judge.skip_renderer_check {
+        renderer_guard: if judge.skip_renderer_check || args.skip_renderer_check {
             None
         } else {
             review.renderer_guard()

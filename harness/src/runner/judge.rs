@@ -100,6 +100,10 @@ pub(crate) fn continue_run(dir: &Path, given: &Given) -> Result<Continued, Strin
                 path.display()
             )
         })?;
+    // A journal written before the judge was recorded: the flags given now judge it.
+    if journal.header.settings.get("judge").is_none() {
+        settings.judge = Judge::new(given.expectations, given.baseline, false);
+    }
     let judge = settings.judge.clone();
     let same = |flag: &str, recorded: String, now: Option<String>| match now {
         Some(now) if now != recorded => Err(format!(
