@@ -53,6 +53,31 @@ fn kill_when_journal_holds(mut command: Command, dir: &Path, lines: usize) {
     kill_when(command, "the journal fills", || journal_lines(dir) >= lines);
 }
 
+/// `halfcheck run --resume DIR ARGS...` without `GALLIUM_NOSSE` in its environment.
+fn resume(dir: &Path, args: &[&str]) -> Output {
+    output({
+        let mut c = halfcheck();
+        c.args(["run", "--resume"])
+            .arg(dir)
+            .args(args)
+            .env_remove("GALLIUM_NOSSE");
+        c
+    })
+}
+
+/// [`resume`]'s output, which must say that the journal's `GALLIUM_NOSSE=1` was set, and
+/// exit 1.
+fn resume_without_nosse(dir: &Path, args: &[&str]) -> String {
+    let resumed = resume(dir, args);
+    let shown = text(&resumed);
+    assert_eq!(resumed.status.code(), Some(1), "{shown}");
+    assert!(
+        shown.contains("resume: GALLIUM_NOSSE=1 set from the journal (it is unset here)"),
+        "{shown}"
+    );
+    shown
+}
+
 /// Expectations in `root` that expect the `add_` cases to fail (the mock passes them: each
 /// is an unexpected improvement), listed under `flakes` too when `flaky`; and how many
 /// `add_` cases there are.
@@ -204,17 +229,7 @@ fn a_resumed_run_is_judged_as_the_run_it_continues() {
     first.arg(arithmetic()).env("GALLIUM_NOSSE", "1");
     kill_when_journal_holds(first, &dir, 1);
 
-    let resume = |args: &[&str]| {
-        output({
-            let mut c = halfcheck();
-            c.args(["run", "--resume"])
-                .arg(&dir)
-                .args(args)
-                .env_remove("GALLIUM_NOSSE");
-            c
-        })
-    };
-    let refused = resume(&["--retries", "2"]);
+    let refused = resume(&dir, &["--retries", "2"]);
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
     assert!(
         text(&refused).contains(&format!(
@@ -226,7 +241,7 @@ fn a_resumed_run_is_judged_as_the_run_it_continues() {
     );
     let other = root.join("other.yaml");
     std::fs::write(&other, "default: {status: pass}\n").expect("writes");
-    let refused = resume(&["--expectations", other.to_str().expect("utf-8")]);
+    let refused = resume(&dir, &["--expectations", other.to_str().expect("utf-8")]);
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
     assert!(
         text(&refused).contains(&format!(
@@ -239,13 +254,7 @@ fn a_resumed_run_is_judged_as_the_run_it_continues() {
         text(&refused)
     );
 
-    let resumed = resume(&["-j", "2", "--timeout", "30"]);
-    let shown = text(&resumed);
-    assert_eq!(resumed.status.code(), Some(1), "{shown}");
-    assert!(
-        shown.contains("resume: GALLIUM_NOSSE=1 set from the journal (it is unset here)"),
-        "{shown}"
-    );
+    let shown = resume_without_nosse(&dir, &["-j", "2", "--timeout", "30"]);
     assert!(
         shown.starts_with(&format!(
             "exit 1: {add} unexpected results ({add} improvements)"
@@ -273,20 +282,8 @@ fn a_resumed_nosse_night_gives_its_workers_the_recorded_variable_on_llvmpipe() {
     );
     first.arg(arithmetic()).env("GALLIUM_NOSSE", "1");
     kill_when_journal_holds(first, &dir, 1);
-    let resumed = output({
-        let mut c = halfcheck();
-        c.args(["run", "--resume"])
-            .arg(&dir)
-            .env_remove("GALLIUM_NOSSE");
-        c
-    });
-    let shown = text(&resumed);
     // On NOSSE the cases' binary16 expected values fail: it ran, on the NOSSE lane.
-    assert_eq!(resumed.status.code(), Some(1), "{shown}");
-    assert!(
-        shown.contains("resume: GALLIUM_NOSSE=1 set from the journal (it is unset here)"),
-        "{shown}"
-    );
+    let shown = resume_without_nosse(&dir, &[]);
     assert!(
         shown.starts_with("exit 1: 5 failed tests; 0 flakes\n"),
         "{shown}"
