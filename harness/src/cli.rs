@@ -2,7 +2,7 @@
 
 use crate::backend::gl::{list_devices, DeviceInfo, EglChoice, Platform};
 use crate::backend::BackendKind;
-use crate::console::summary::{summary, Ending, LISTED};
+use crate::console::summary::{summary, Ending, SUMMARY_LISTED};
 use crate::console::{logger, progress::ProgressDisplay};
 use crate::expectations::Expectations;
 use crate::fingerprint::{fingerprint, profile_yaml, FingerprintOptions};
@@ -12,12 +12,14 @@ use crate::results::ResultsFile;
 use crate::review::Review;
 use crate::runner::cache::default_dir;
 use crate::runner::journal::{holds_only_a_run, load_results, RESULTS};
+use crate::runner::judge::{continue_run, Continued, Given, Judge};
 use crate::runner::merge::merge;
 use crate::runner::{resume, run, worker_main, Hooks, RunOptions, Settings, WorkerOptions};
 use crate::validate::validate;
 use clap::{Parser, Subcommand};
 use halfcheck_emu::{parse_mode as parse_emu_mode, resolve_profile, Mode};
 use halfcheck_verdict::ReferenceMode;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -145,15 +147,42 @@ enum Commands {
         /// Write piglit's results format (DIR/results.json) for `piglit summary`.
         #[arg(long, value_name = "DIR", required = true)]
         piglit: PathBuf,
+        /// Judge the run by these expectations: what they expect is piglit's `pass`.
+        #[arg(long)]
+        expectations: Option<PathBuf>,
+        /// Judge the run against this earlier run: a regression is piglit's `fail`.
+        #[arg(long)]
+        baseline: Option<PathBuf>,
     },
     /// Compile one shader with halfcheck's compiler and print its IR (`--dump-ir`).
     Compile(crate::compile_cmd::CompileArgs),
+    /// Work on a driver's expectations file.
+    #[command(subcommand)]
+    Expectations(ExpectationsCommand),
     /// Internal: run tests sent on stdin (started by `run`).
     #[command(hide = true)]
     Worker {
         /// The backend and how to open it, as one JSON object (`runner::WorkerOptions`).
         #[arg(long)]
         options: String,
+    },
+}
+
+/// `halfcheck expectations ...`.
+#[derive(Subcommand, Debug)]
+enum ExpectationsCommand {
+    /// Write or update an expectations file (YAML) from a run: each test the run did not meet
+    /// as expected gets an entry (existing reasons kept, new ones "measured on DATE,
+    /// RENDERER").
+    Update {
+        /// The run: its results.json, its journal or its directory.
+        run: PathBuf,
+        /// The expectations file to update (written anew when missing); stdout without it.
+        #[arg(short = 'o', long)]
+        output: Option<PathBuf>,
+        /// Drop entries and flakes that match no test of the run.
+        #[arg(long)]
+        prune: bool,
     },
 }
 
@@ -177,9 +206,9 @@ struct RunArgs {
     #[arg(long, default_value = "mediump", value_parser = parse_emu_mode)]
     emu_mode: Mode,
     /// The driver the emulator predicts: a built-in profile (llvmpipe, softpipe,
-    /// llvmpipe-nosse, angle-swiftshader, angle-vulkan) or a profile YAML file (see `halfcheck fingerprint`). On `--backend emu` the driver it runs as; on any run the driver the verdicts' predictions follow.
-    #[arg(long, default_value = "llvmpipe")]
-    emu_profile: String,
+    /// llvmpipe-nosse, angle-swiftshader, angle-vulkan) or a profile YAML file (see `halfcheck fingerprint`). On `--backend emu` the driver it runs as; on any run the driver the verdicts' predictions follow [default: llvmpipe].
+    #[arg(long, value_name = "NAME|FILE")]
+    emu_profile: Option<String>,
     /// Directory for results.json (default `results`, replaced when it holds nothing but an
     /// earlier run's files; a directory given here needs --force for that).
     #[arg(long)]
@@ -188,8 +217,10 @@ struct RunArgs {
     #[arg(long)]
     force: bool,
     /// Finish the run whose results directory this is: run only the tests its journal lacks,
-    /// with the same settings, and rebuild results.json.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "gl_platform", "gl_library", "emu_mode", "emu_profile", "results", "force", "include", "exclude", "test_list", "shard", "jobs", "timeout", "worker_memory", "retries", "max_fails", "framebuffers", "reference", "exact_windows", "no_verdicts", "shader_cache", "no_shader_cache", "verdict_cache", "no_verdict_cache"])]
+    /// with the settings, environment, expectations and baseline it recorded (-j and
+    /// --timeout may change; a judging flag given again must repeat its value), and rebuild
+    /// results.json.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "gl_platform", "gl_library", "emu_mode", "results", "force", "include", "exclude", "test_list", "shard", "worker_memory", "max_fails", "framebuffers", "exact_windows", "no_verdicts", "shader_cache", "no_shader_cache", "verdict_cache", "no_verdict_cache", "strict_expectations"])]
     resume: Option<PathBuf>,
     /// Only run tests whose name matches this regex (repeatable).
     #[arg(short = 't', long = "include")]
@@ -206,16 +237,17 @@ struct RunArgs {
     /// Worker processes (default: one per CPU).
     #[arg(short = 'j', long)]
     jobs: Option<usize>,
-    /// Seconds a test may run before its worker is killed.
-    #[arg(long, default_value_t = 60.0)]
-    timeout: f64,
+    /// Seconds a test may run before its worker is killed [default: 60].
+    #[arg(long)]
+    timeout: Option<f64>,
     /// Each worker's memory limit in MiB (0: none); a test that passes it is a crash whose
     /// reason says so, and the run goes on.
     #[arg(long, value_name = "MIB", default_value_t = crate::runner::default_worker_memory())]
     worker_memory: u64,
-    /// Run an unexpected result again up to N times; a result that changes is a flake.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    retries: u32,
+    /// Run an unexpected result again up to N times; a result that changes is a flake
+    /// [default: 1].
+    #[arg(long, value_name = "N")]
+    retries: Option<u32>,
     /// Stop after N unexpected results.
     #[arg(long, value_name = "N")]
     max_fails: Option<usize>,
@@ -225,6 +257,9 @@ struct RunArgs {
     /// Run even when GL_RENDERER does not match the expectations' renderer.
     #[arg(long)]
     skip_renderer_check: bool,
+    /// Refuse to run (exit 2) when an expectation entry matches no test under the paths.
+    #[arg(long, requires = "expectations")]
+    strict_expectations: bool,
     /// An earlier run (results.json, journal or directory): report regressions against it and
     /// exit 1 on any.
     #[arg(long)]
@@ -263,9 +298,9 @@ struct RunArgs {
     no_verdicts: bool,
     /// The highp reference for verdicts: each lowp/mediump test also run promoted to highp
     /// on the same device (`driver`: unless the acceptance intervals already decide it;
-    /// `always`; `none`).
-    #[arg(long, value_enum, default_value = "driver")]
-    reference: ReferenceMode,
+    /// `always`; `none`) [default: driver].
+    #[arg(long, value_enum)]
+    reference: Option<ReferenceMode>,
 }
 
 /// Which EGL library, platform and device the GL backend opens.
@@ -367,7 +402,18 @@ pub fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Commands::Export { results, piglit } => export_command(&results, &piglit),
+        Commands::Export {
+            results,
+            piglit,
+            expectations,
+            baseline,
+        } => match load_review(expectations.as_deref(), baseline.as_deref()) {
+            Ok(review) => export_command(&results, &piglit, &review),
+            Err(e) => {
+                log::error!("{e}");
+                ExitCode::from(2)
+            }
+        },
         Commands::Fingerprint {
             backend,
             gl,
@@ -403,6 +449,9 @@ pub fn main() -> ExitCode {
                 command_line: std::env::args().collect(),
             };
             fingerprint_command(&options, &output)
+        }
+        Commands::Expectations(ExpectationsCommand::Update { run, output, prune }) => {
+            expectations_update_command(&run, output.as_deref(), prune)
         }
         Commands::Compile(args) => match crate::compile_cmd::run(&args) {
             Ok(out) => {
@@ -466,11 +515,27 @@ fn parse_command(paths: &[PathBuf], stats: bool) -> ExitCode {
     }
 }
 
-/// Reads `--expectations` and `--baseline` before anything runs, so a typo costs no run.
+/// Reads `--expectations` and `--baseline` before anything runs, so a typo costs no run. A
+/// baseline that is a deqp-runner list (`failures.csv`, `*-fails.txt`) is what deqp-runner's
+/// `--baseline` is: expectations.
 fn load_review(
     expectations_path: Option<&Path>,
     baseline_path: Option<&Path>,
 ) -> Result<Review, String> {
+    let (expectations_path, baseline_path) = match baseline_path {
+        Some(list) if crate::expectations_lists::is_list(list) => match expectations_path {
+            None => (Some(list), None),
+            Some(e) => {
+                return Err(format!(
+                    "--baseline {} is a deqp-runner list, read as expectations, and \
+                     --expectations {} is given too: give one",
+                    list.display(),
+                    e.display()
+                ))
+            }
+        },
+        _ => (expectations_path, baseline_path),
+    };
     let baseline = match baseline_path {
         Some(path) => {
             let loaded = load_results(path)?;
@@ -502,7 +567,30 @@ fn run_command(args: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let review = match load_review(args.expectations.as_deref(), args.baseline.as_deref()) {
+    // A resumed run is the run continued: its settings, environment and judge as recorded.
+    let continued = match args.resume.as_deref().map(|dir| resume_args(dir, &args)) {
+        Some(Ok(continued)) => Some(continued),
+        Some(Err(e)) => {
+            log::error!("{e}");
+            return ExitCode::from(2);
+        }
+        None => None,
+    };
+    let judge = continued.as_ref().map_or_else(
+        || {
+            Judge::new(
+                args.expectations.as_deref(),
+                args.baseline.as_deref(),
+                args.skip_renderer_check,
+            )
+        },
+        |c| c.judge.clone(),
+    );
+    let (expectations, baseline) = match &continued {
+        Some(_) => (judge.expectations.clone(), judge.baseline.clone()),
+        None => (args.expectations.clone(), args.baseline.clone()),
+    };
+    let review = match load_review(expectations.as_deref(), baseline.as_deref()) {
         Ok(review) => review,
         Err(e) => {
             log::error!("{e}");
@@ -512,7 +600,7 @@ fn run_command(args: RunArgs) -> ExitCode {
     // Unless --no-report (given now, or recorded by the run being resumed), the HTML report
     // goes into DIR/report/ with the baseline beside the run; failing to write it is a
     // warning, never a failed run.
-    let report_baseline = (!args.no_report).then(|| args.baseline.clone());
+    let report_baseline = (!args.no_report).then(|| baseline.clone());
     let results_dir = match (&args.resume, &args.results) {
         (Some(dir), _) | (None, Some(dir)) => dir.clone(),
         (None, None) => PathBuf::from(DEFAULT_RESULTS),
@@ -521,7 +609,7 @@ fn run_command(args: RunArgs) -> ExitCode {
         .with_plan(review.against(), &results_dir.join(outputs::FAILURES_CSV));
     let hooks = Hooks {
         command_line: std::env::args().collect(),
-        renderer_guard: if args.skip_renderer_check {
+        renderer_guard: if judge.skip_renderer_check || args.skip_renderer_check {
             None
         } else {
             review.renderer_guard()
@@ -529,19 +617,31 @@ fn run_command(args: RunArgs) -> ExitCode {
         review: &review,
         progress: &progress,
     };
-    let outcome = match &args.resume {
-        Some(dir) => {
+    let outcome = match (&args.resume, &continued) {
+        (Some(dir), Some(continued)) => {
             log::debug!(target: LOG_TARGET, "resume the run in {}", dir.display());
-            resume(dir, &hooks)
+            resume(dir, &continued.settings, &hooks)
         }
-        None => {
-            let emu_profile = match resolve_profile(&args.emu_profile) {
-                Ok((spec, _)) => spec,
-                Err(e) => {
-                    log::error!("{e}");
+        _ => {
+            if args.strict_expectations {
+                let stale = crate::discover::names_under(&args.paths)
+                    .map(|names| review.stale(&names))
+                    .unwrap_or_default();
+                if !stale.is_empty() {
+                    stale
+                        .iter()
+                        .for_each(|line| log::error!("{line} (--strict-expectations)"));
                     return ExitCode::from(2);
                 }
-            };
+            }
+            let emu_profile =
+                match resolve_profile(args.emu_profile.as_deref().unwrap_or("llvmpipe")) {
+                    Ok((spec, _)) => spec,
+                    Err(e) => {
+                        log::error!("{e}");
+                        return ExitCode::from(2);
+                    }
+                };
             let mut exclude = args.exclude;
             exclude.extend(review.skip_patterns());
             let options = RunOptions {
@@ -560,11 +660,11 @@ fn run_command(args: RunArgs) -> ExitCode {
                     jobs: args.jobs.unwrap_or_else(|| {
                         std::thread::available_parallelism().map_or(1, |n| n.get())
                     }),
-                    timeout_s: args.timeout,
-                    retries: args.retries,
+                    timeout_s: args.timeout.unwrap_or(60.0),
+                    retries: args.retries.unwrap_or(1),
                     max_fails: args.max_fails,
                     framebuffers: args.framebuffers,
-                    reference: args.reference,
+                    reference: args.reference.unwrap_or_default(),
                     exact_windows: args.exact_windows,
                     verdicts: !args.no_verdicts,
                     report: !args.no_report,
@@ -583,6 +683,7 @@ fn run_command(args: RunArgs) -> ExitCode {
                             .or_else(crate::runner::verdict_cache_dir)
                     },
                     worker_memory_mib: args.worker_memory,
+                    judge,
                 },
                 force: args.force || replaces_default(args.results.as_deref()),
                 results_dir: args
@@ -612,26 +713,37 @@ fn run_command(args: RunArgs) -> ExitCode {
         &review,
         &outcome.results_path,
         outcome.signal_exit,
+        &progress.shown(),
     );
     if let Some(baseline_path) = report_baseline.filter(|_| outcome.report) {
-        let baseline = review.baseline().zip(baseline_path.as_deref());
-        let out = outcome
-            .results_path
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join("report");
-        match report_run(
+        write_report(
             &outcome.results,
             &outcome.results_path,
-            baseline,
             &review,
-            &out,
-        ) {
-            Ok(summary) => outln!("report: {}", summary.index.display()),
-            Err(e) => log::warn!("no report: {e}"),
-        }
+            baseline_path.as_deref(),
+        );
     }
     code
+}
+
+/// `run --resume DIR`'s flags checked against the run in `DIR` (`judge::continue_run`).
+fn resume_args(dir: &Path, args: &RunArgs) -> Result<Continued, String> {
+    let emu_profile = args
+        .emu_profile
+        .as_deref()
+        .map(|name| resolve_profile(name).map(|(spec, _)| spec))
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let given = Given {
+        expectations: args.expectations.as_deref(),
+        baseline: args.baseline.as_deref(),
+        jobs: args.jobs,
+        timeout_s: args.timeout,
+        retries: args.retries,
+        reference: args.reference,
+        emu_profile,
+    };
+    continue_run(dir, &given)
 }
 
 /// `halfcheck merge`: exits as `run` does (1 when the merged run has anything unexpected, 2
@@ -652,7 +764,16 @@ fn merge_command(
             for warning in &merged.warnings {
                 log::warn!("{warning}");
             }
-            print_outcome(&merged.results, &review, &output.join(RESULTS), None)
+            let results_path = output.join(RESULTS);
+            let code = print_outcome(
+                &merged.results,
+                &review,
+                &results_path,
+                None,
+                &BTreeSet::new(),
+            );
+            write_report(&merged.results, &results_path, &review, baseline);
+            code
         }
         Err(e) => {
             log::error!("{e}");
@@ -662,26 +783,35 @@ fn merge_command(
 }
 
 /// Prints the summary of a finished run (and its comparison with the baseline) and where its
-/// files are; exit 1 when the review found anything that fails it, `signal_exit` when a
-/// signal stopped it.
+/// files are; exit 1 when the review found anything that fails it or a test of its selection
+/// never ran, `signal_exit` when a signal stopped it. `shown`: the tests the progress listed.
 fn print_outcome(
     results: &ResultsFile,
     review: &Review,
     results_path: &Path,
     signal_exit: Option<u8>,
+    shown: &BTreeSet<String>,
 ) -> ExitCode {
-    let code = signal_exit.unwrap_or(u8::from(!review.passed(results)));
+    let code = signal_exit.unwrap_or(review.exit_code(results));
     let failures_csv = results_path
         .parent()
         .unwrap_or(Path::new("."))
         .join(outputs::FAILURES_CSV);
+    let names = results
+        .run
+        .selection
+        .as_ref()
+        .and_then(|s| crate::discover::names_under(&s.paths).ok())
+        .unwrap_or_default();
     let ending = Ending {
         exit: code,
         failures_csv: &failures_csv,
+        shown,
+        notes: &review.stale(&names),
     };
     out!("{}", summary(results, review, &ending));
     if let Some(comparison) = review.comparison(results) {
-        out!("{}", comparison.report_listing(LISTED));
+        out!("{}", comparison.report_listing(SUMMARY_LISTED));
     }
     outln!(
         "results: {} (and {} beside it)",
@@ -691,13 +821,81 @@ fn print_outcome(
     ExitCode::from(code)
 }
 
-/// `halfcheck export RESULTS --piglit DIR`: exit 2 when the results cannot be read or written.
-fn export_command(results: &Path, piglit: &Path) -> ExitCode {
+/// Writes the HTML report of a finished run into `report/` beside its `results.json`, with
+/// the baseline (read from `baseline_path`) beside it; a report that cannot be written is a
+/// warning, never a failed run.
+fn write_report(
+    results: &ResultsFile,
+    results_path: &Path,
+    review: &Review,
+    baseline_path: Option<&Path>,
+) {
+    let baseline = review.baseline().zip(baseline_path);
+    let out = results_path
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join("report");
+    match report_run(results, results_path, baseline, review, &out) {
+        Ok(summary) => outln!("report: {}", summary.index.display()),
+        Err(e) => log::warn!("no report: {e}"),
+    }
+}
+
+/// `halfcheck expectations update RUN [-o FILE] [--prune]`: exit 2 when the run or the file
+/// cannot be read or written.
+fn expectations_update_command(run: &Path, output: Option<&Path>, prune: bool) -> ExitCode {
+    let updated = load_results(run).and_then(|loaded| {
+        let existing = match output.filter(|o| o.exists()) {
+            Some(file) => Some(
+                crate::results::read::read_regular_text(
+                    file,
+                    crate::results::read::MAX_SETTINGS_BYTES,
+                )
+                .map_err(|e| format!("{}: {e}", file.display()))?,
+            ),
+            None => None,
+        };
+        let today = crate::runner::now_rfc3339()
+            .chars()
+            .take(10)
+            .collect::<String>();
+        crate::expectations_update::update(&loaded.results, existing.as_deref(), prune, &today)
+            .map_err(|e| format!("{}: {e}", output.unwrap_or(run).display()))
+    });
+    let written = updated.and_then(|updated| {
+        match output {
+            Some(file) => std::fs::write(file, &updated.yaml)
+                .map_err(|e| format!("cannot write {}: {e}", file.display()))?,
+            None => out!("{}", updated.yaml),
+        }
+        Ok(updated)
+    });
+    match written {
+        Ok(updated) => {
+            eprintln!(
+                "halfcheck: {} entries added, {} changed, {} pruned{}",
+                updated.added,
+                updated.changed,
+                updated.pruned,
+                output.map_or(String::new(), |o| format!(": {}", o.display()))
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            log::error!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `halfcheck export RESULTS --piglit DIR`, judged by `review`: exit 2 when the results cannot
+/// be read or written.
+fn export_command(results: &Path, piglit: &Path, review: &Review) -> ExitCode {
     let written = load_results(results).and_then(|loaded| {
         for warning in &loaded.warnings {
             log::warn!("{warning}");
         }
-        outputs::export_piglit(&loaded.results, piglit)
+        outputs::export_piglit(&loaded.results, piglit, review)
     });
     match written {
         Ok(path) => {

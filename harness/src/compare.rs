@@ -15,7 +15,7 @@
 use crate::discover::Selected;
 use crate::expectations::status_rank;
 use crate::results::Verdict;
-use crate::results::{ResultsFile, TestResult};
+use crate::results::{ResultsFile, Status, TestResult};
 
 /// One test's difference between two runs.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,8 +95,14 @@ pub(crate) fn compare(old: &ResultsFile, new: &ResultsFile) -> Comparison {
         ..Comparison::default()
     };
     let (old_would_run, new_would_run) = (would_run(old), would_run(new));
+    let ran = |r: &&TestResult| r.status != Status::NotRun;
     for (name, new_result) in &new.tests {
-        let Some(old_result) = old.tests.get(name) else {
+        // A test the new run selected but never ran is not compared, as one it left out.
+        if new_result.status == Status::NotRun {
+            out.not_compared.push(name.clone());
+            continue;
+        }
+        let Some(old_result) = old.tests.get(name).filter(ran) else {
             if old_would_run(name) {
                 out.new_tests.push(name.clone());
             } else {
@@ -119,10 +125,10 @@ pub(crate) fn compare(old: &ResultsFile, new: &ResultsFile) -> Comparison {
             _ => out.changes.push(change),
         }
     }
-    for name in old
+    for (name, _) in old
         .tests
-        .keys()
-        .filter(|name| !new.tests.contains_key(*name))
+        .iter()
+        .filter(|(name, r)| ran(r) && !new.tests.contains_key(*name))
     {
         if new_would_run(name) {
             out.removed_tests.push(name.clone());

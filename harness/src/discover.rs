@@ -95,6 +95,16 @@ pub(crate) fn find_tests(paths: &[PathBuf]) -> (Vec<TestFile>, Vec<String>) {
     (found.tests, found.errors)
 }
 
+/// The names of every test under `paths`, before any filter; an error when a path cannot be
+/// walked.
+pub(crate) fn names_under(paths: &[PathBuf]) -> Result<Vec<String>, String> {
+    let found = find(paths);
+    if !found.errors.is_empty() {
+        return Err(found.errors.join("; "));
+    }
+    Ok(found.tests.into_iter().map(|t| t.name).collect())
+}
+
 /// Why `path`, neither a file nor a directory, cannot be run: it does not exist, cannot be
 /// looked at, or is something else (a device, a pipe, a socket), said as what it is.
 fn not_a_test(path: &Path) -> String {

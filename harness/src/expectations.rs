@@ -13,7 +13,8 @@
 //! skips: ["regex"]               # not run at all
 //! ```
 //!
-//! Every entry carries a reason. Anything unexpected, an unexpected improvement included, is
+//! Mesa CI's lists (`*-fails.txt`, `failures.csv`, `*-flakes.txt`, `*-skips.txt`) read too
+//! (`expectations_lists`). Every entry carries a reason. Anything unexpected, an unexpected improvement included, is
 //! reported and makes the run exit 1, the way Mesa CI's deqp-runner treats its baselines.
 //!
 //! A verdict is expected of every test that ran (status pass, warn or fail): a missing,
@@ -26,33 +27,61 @@ use crate::results::Verdict;
 use crate::results::{quote, ResultsFile, Status, TestResult};
 use globset::{GlobBuilder, GlobMatcher};
 use regex::Regex;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// The YAML file as written.
-#[derive(Debug, Deserialize)]
+/// The YAML file as written (and as `expectations update` writes it).
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct ExpectationsFile {
-    renderer: Option<String>,
+pub(crate) struct ExpectationsFile {
+    /// The renderer regex.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renderer: Option<String>,
+    /// What a test no entry matches is expected to give.
     #[serde(default)]
-    default: Expected,
+    pub default: Expected,
+    /// The entries, the first matching one wins.
     #[serde(default)]
-    tests: Vec<EntryFile>,
-    #[serde(default)]
-    flakes: Vec<String>,
-    #[serde(default)]
-    skips: Vec<String>,
+    pub tests: Vec<EntryFile>,
+    /// Regexes of tests whose unexpected results are flakes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flakes: Vec<String>,
+    /// Regexes of tests not run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skips: Vec<String>,
+}
+
+impl ExpectationsFile {
+    /// A file with no entries that expects `pass, lowered` of every test.
+    pub(crate) fn lowered_by_default(renderer: Option<String>) -> Self {
+        ExpectationsFile {
+            renderer,
+            default: Expected {
+                status: Status::Pass,
+                verdict: Some(Verdict::Lowered),
+            },
+            tests: Vec::new(),
+            flakes: Vec::new(),
+            skips: Vec::new(),
+        }
+    }
+
+    /// Reads the YAML as written, without checking its entries ([`Expectations::parse`] does).
+    pub(crate) fn parse(text: &str) -> Result<Self, String> {
+        check_yaml_nesting(text).map_err(|e| e.to_string())?;
+        serde_norway::from_str(text).map_err(|e| quote::cut_message(&e.to_string()).into_owned())
+    }
 }
 
 /// An expected status and verdict.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Expected {
     /// The expected piglit status.
     #[serde(default = "pass")]
     pub status: Status,
     /// The expected lowering verdict, for tests that have one.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
 }
 
@@ -71,15 +100,27 @@ fn pass() -> Status {
 }
 
 /// One `tests:` entry as written.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct EntryFile {
-    name: Option<String>,
-    glob: Option<String>,
-    regex: Option<String>,
-    status: Option<Status>,
-    verdict: Option<Verdict>,
-    reason: Option<String>,
+pub(crate) struct EntryFile {
+    /// The test's exact name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// A glob over names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub glob: Option<String>,
+    /// A regex over names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regex: Option<String>,
+    /// The expected status.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
+    /// The expected verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
+    /// Why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// How an entry selects tests.
@@ -97,6 +138,30 @@ impl Selector {
             Selector::Glob(g) => g.is_match(name),
             Selector::Regex(r) => r.is_match(name),
         }
+    }
+}
+
+impl Selector {
+    /// The selector as written: `name 'cases/a.shader_test'`, `glob 'cases/controls/**'`.
+    fn describe(&self) -> String {
+        match self {
+            Selector::Name(n) => format!("name '{}'", quote::cut(n)),
+            Selector::Glob(g) => format!("glob '{}'", quote::cut(g.glob().glob())),
+            Selector::Regex(r) => format!("regex '{}'", quote::cut(r.as_str())),
+        }
+    }
+
+    /// The first folder of the names it selects, when it says one literally (`cases` for
+    /// `cases/controls/**` or `^cases/`): the suite root the file was written for.
+    fn root(&self) -> Option<String> {
+        let text = match self {
+            Selector::Name(n) => n.as_str(),
+            Selector::Glob(g) => g.glob().glob(),
+            Selector::Regex(r) => r.as_str().trim_start_matches('^'),
+        };
+        let (first, _) = text.split_once('/')?;
+        let literal = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '.');
+        (!first.is_empty() && first.chars().all(literal)).then(|| first.to_string())
     }
 }
 
@@ -166,10 +231,26 @@ impl Expectations {
                 source,
             }
         })?;
-        Self::parse_text(&text).map_err(|problem| ExpectationsError::Invalid {
+        let invalid = |problem| ExpectationsError::Invalid {
             file: Some(path.to_owned()),
             problem,
-        })
+        };
+        if !crate::expectations_lists::is_list(path) {
+            return Self::parse_text(&text).map_err(invalid);
+        }
+        let mut file = crate::expectations_lists::parse_list(path, &text).map_err(invalid)?;
+        for sibling in crate::expectations_lists::siblings(path) {
+            let text = read_regular_text(&sibling, MAX_SETTINGS_BYTES).map_err(|source| {
+                ExpectationsError::Read {
+                    path: sibling.clone(),
+                    source,
+                }
+            })?;
+            let list = crate::expectations_lists::parse_list(&sibling, &text).map_err(invalid)?;
+            file.flakes.extend(list.flakes);
+            file.skips.extend(list.skips);
+        }
+        Self::from_file(file).map_err(invalid)
     }
 
     /// Parses expectations YAML.
@@ -182,9 +263,11 @@ impl Expectations {
 
     /// Parses expectations YAML; the error says what is wrong and where in the YAML.
     fn parse_text(text: &str) -> Result<Self, String> {
-        check_yaml_nesting(text).map_err(|e| e.to_string())?;
-        let file: ExpectationsFile = serde_norway::from_str(text)
-            .map_err(|e| quote::cut_message(&e.to_string()).into_owned())?;
+        Self::from_file(ExpectationsFile::parse(text)?)
+    }
+
+    /// Checks the file as written: selectors, reasons, regexes.
+    pub(crate) fn from_file(file: ExpectationsFile) -> Result<Self, String> {
         let regex = |pattern: &str| crate::discover::regex(pattern);
         let mut entries = Vec::new();
         for (i, entry) in file.tests.into_iter().enumerate() {
@@ -246,6 +329,40 @@ impl Expectations {
                 file.skips
             },
         })
+    }
+
+    /// The entries and `flakes` patterns that match none of `names` (the tests under a run's
+    /// paths), as `tests[3]: name 'cases/gone.shader_test'`: stale, or written for another
+    /// suite root.
+    pub(crate) fn unmatched(&self, names: &[String]) -> Vec<String> {
+        let (entries, flakes) = self.unmatched_indices(names);
+        let entries = entries
+            .into_iter()
+            .map(|i| format!("tests[{i}]: {}", self.entries[i].selector.describe()));
+        let flakes = flakes
+            .into_iter()
+            .map(|i| format!("flakes[{i}]: '{}'", quote::cut(self.flakes[i].as_str())));
+        entries.chain(flakes).collect()
+    }
+
+    /// The indices of the `tests:` entries and of the `flakes` that match none of `names`.
+    pub(crate) fn unmatched_indices(&self, names: &[String]) -> (Vec<usize>, Vec<usize>) {
+        let none = |matches: &dyn Fn(&str) -> bool| !names.iter().any(|n| matches(n));
+        let entries = (0..self.entries.len())
+            .filter(|&i| none(&|n| self.entries[i].selector.matches(n)))
+            .collect();
+        let flakes = (0..self.flakes.len())
+            .filter(|&i| none(&|n| self.flakes[i].is_match(n)))
+            .collect();
+        (entries, flakes)
+    }
+
+    /// The suite roots the entries name literally (`cases`), sorted.
+    pub(crate) fn roots(&self) -> std::collections::BTreeSet<String> {
+        self.entries
+            .iter()
+            .filter_map(|e| e.selector.root())
+            .collect()
     }
 
     /// The `skips` patterns: tests matching them are not run.
@@ -317,6 +434,7 @@ pub(crate) fn status_rank(status: Status) -> u8 {
         Status::Timeout => 3,
         Status::Crash => 4,
         Status::Error => 5,
+        Status::NotRun => 6,
     }
 }
 

@@ -13,6 +13,8 @@ pub(crate) mod compile_cmd;
 pub(crate) mod console;
 pub(crate) mod discover;
 pub mod expectations;
+pub(crate) mod expectations_lists;
+pub(crate) mod expectations_update;
 pub mod fingerprint;
 pub(crate) mod lane;
 pub(crate) mod lanes;

@@ -9,6 +9,8 @@
 //! `failures.csv` and `halfcheck compare` (a review against the older run as baseline).
 //!
 //! The rule, first match wins:
+//! 0. A test the run selected but never ran (`notrun`: a killed shard, a stopped run) fails
+//!    it, whatever the expectations or the baseline say: nothing vanishes from a nightly.
 //! 1. A test run more than once (`--retries`) of which one attempt met its expectation (or,
 //!    without expectations or baseline, did not fail), as deqp-runner defines a flake, is a
 //!    flake. Attempts that differ but all miss are no flake: the test is the worst of them
@@ -42,6 +44,8 @@ pub(crate) enum FindingKind {
     Flake,
     /// Worse than in the baseline run.
     Regression,
+    /// Selected, never run (`notrun`).
+    NotRun,
 }
 
 impl FindingKind {
@@ -53,6 +57,7 @@ impl FindingKind {
             FindingKind::Improvement => "unexpected improvement",
             FindingKind::Flake => "flake",
             FindingKind::Regression => "regression",
+            FindingKind::NotRun => "not run",
         }
     }
 
@@ -112,19 +117,53 @@ pub(crate) struct Review {
     sources: Vec<String>,
 }
 
-/// How many results of a run the review found, by kind: the first line of a summary.
+/// How many results of a run the review found, two questions counted apart: what differs
+/// from the expectations, and what changed against the baseline. The first line of a summary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Tally {
     /// Results that fail the run.
     pub failing: usize,
-    /// Of those, the ones that are no improvement: worse than, or only different from, what
-    /// was expected or the baseline gave.
-    pub regressions: usize,
-    /// Results better than expected (failing until the expectations are updated), and
-    /// results better than in the baseline run (failing nothing).
+    /// Tests selected and never run (`notrun`), failing the run.
+    pub not_run: usize,
+    /// With expectations: results that differ from them (improvements included), failing.
+    pub unexpected: usize,
+    /// Of `unexpected`, the results better than expected.
+    pub improvements: usize,
+    /// With a baseline: tests worse than in the baseline run; `None` without one.
+    pub regressions: Option<usize>,
+    /// With a baseline: tests better than in the baseline run.
     pub fixes: usize,
     /// Flakes, which fail nothing.
     pub flakes: usize,
+}
+
+impl Tally {
+    /// The counts in words, as the first line of the summary and the report say them:
+    /// `192 unexpected results (0 improvements); against the baseline 3 regressions, 0 fixes;
+    /// 19 not run; 5 flakes`. Without expectations or a baseline, `N failed tests`.
+    pub(crate) fn words(&self, judged: bool, has_expectations: bool) -> String {
+        let mut parts = Vec::new();
+        if !judged {
+            parts.push(format!("{} failed tests", self.failing - self.not_run));
+        }
+        if has_expectations {
+            parts.push(format!(
+                "{} unexpected results ({} improvements)",
+                self.unexpected, self.improvements
+            ));
+        }
+        if let Some(regressions) = self.regressions {
+            parts.push(format!(
+                "against the baseline {regressions} regressions, {} fixes",
+                self.fixes
+            ));
+        }
+        if self.not_run > 0 {
+            parts.push(format!("{} not run", self.not_run));
+        }
+        parts.push(format!("{} flakes", self.flakes));
+        parts.join("; ")
+    }
 }
 
 impl Review {
@@ -166,19 +205,42 @@ impl Review {
         }
     }
 
-    /// The counts of what the review found in `results`.
+    /// The counts of what the review found in `results`: the findings by kind, and the
+    /// regressions and fixes of the comparison with the baseline (whatever the expectations
+    /// said of the same tests).
     pub(crate) fn tally(&self, results: &ResultsFile) -> Tally {
         let findings = self.findings(results);
         let count = |keep: &dyn Fn(FindingKind) -> bool| {
             findings.iter().filter(|(_, _, f)| keep(f.kind)).count()
         };
-        let baseline_fixes = self.comparison(results).map_or(0, |c| c.fixes.len());
+        let comparison = self.comparison(results);
         Tally {
             failing: count(&|k| k.fails_run()),
-            regressions: count(&|k| k.fails_run() && k != FindingKind::Improvement),
-            fixes: count(&|k| k == FindingKind::Improvement) + baseline_fixes,
+            not_run: count(&|k| k == FindingKind::NotRun),
+            unexpected: count(&|k| matches!(k, FindingKind::Unexpected | FindingKind::Improvement)),
+            improvements: count(&|k| k == FindingKind::Improvement),
+            regressions: comparison.as_ref().map(|c| c.regressions.len()),
+            fixes: comparison.map_or(0, |c| c.fixes.len()),
             flakes: count(&|k| k == FindingKind::Flake),
         }
+    }
+
+    /// Whether the run has expectations.
+    pub(crate) fn has_expectations(&self) -> bool {
+        self.expectations.is_some()
+    }
+
+    /// The exit status a finished run gets: 1 when anything fails it or it is incomplete
+    /// (a test of its selection never ran), else 0.
+    pub(crate) fn exit_code(&self, results: &ResultsFile) -> u8 {
+        u8::from(!self.passed(results) || results.run.incomplete.is_some())
+    }
+
+    /// Whether the review calls test `name`'s `result` a flake: the one count the progress,
+    /// the summary, the CSV files and `junit.xml` share.
+    pub(crate) fn is_flake(&self, name: &str, result: &TestResult) -> bool {
+        self.finding(name, result)
+            .is_some_and(|f| f.kind == FindingKind::Flake)
     }
 
     /// Why test `name`, which ended with `result`, needs attention; `None` when it does not.
@@ -210,6 +272,17 @@ impl Review {
 
     /// Rules 2 to 4 of the module's rule: `result` as one attempt, whatever its others gave.
     fn checked(&self, name: &str, result: &TestResult) -> Option<Finding> {
+        if result.status == Status::NotRun {
+            return Some(Finding {
+                kind: FindingKind::NotRun,
+                expected: None,
+                actual: Status::NotRun.as_str().to_string(),
+                reason: result
+                    .reason
+                    .as_deref()
+                    .map(|r| r.strip_prefix("not run: ").unwrap_or(r).to_string()),
+            });
+        }
         if let Some(u) = self
             .expectations
             .as_ref()
@@ -294,6 +367,55 @@ impl Review {
         self.baseline.as_ref().map(|b| compare(b, results))
     }
 
+    /// What is stale in the expectations, given the `names` of the tests under the run's
+    /// paths: one line naming the entries that match none of them (the first few), and one
+    /// naming the suite root when the tests' names start with another folder than the
+    /// entries'. Empty when every entry matches a test, or without expectations.
+    pub(crate) fn stale(&self, names: &[String]) -> Vec<String> {
+        const NAMED: usize = 3;
+        let Some(expectations) = &self.expectations else {
+            return Vec::new();
+        };
+        let unmatched = expectations.unmatched(names);
+        if unmatched.is_empty() {
+            return Vec::new();
+        }
+        let more = unmatched.len().saturating_sub(NAMED);
+        let mut lines = vec![format!(
+            "stale expectations: {} entries match no test under the run's paths: {}{}",
+            unmatched.len(),
+            unmatched[..unmatched.len().min(NAMED)].join("; "),
+            if more > 0 {
+                format!("; and {more} more")
+            } else {
+                String::new()
+            }
+        )];
+        let roots: std::collections::BTreeSet<&str> = names
+            .iter()
+            .filter_map(|n| n.split_once('/').map(|(root, _)| root))
+            .collect();
+        let written = expectations.roots();
+        if !roots.is_empty()
+            && !written.is_empty()
+            && written.iter().all(|w| !roots.contains(w.as_str()))
+        {
+            let quote = |set: Vec<&str>| {
+                set.iter()
+                    .map(|r| format!("'{r}/'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            lines.push(format!(
+                "the tests' names start with their suite root's folder, {}, the expectations' \
+                 entries with {}: run the suite from a folder of that name, or rename the entries",
+                quote(roots.into_iter().collect()),
+                quote(written.iter().map(String::as_str).collect())
+            ));
+        }
+        lines
+    }
+
     /// The expectations' `skips`, as `-x` patterns.
     pub(crate) fn skip_patterns(&self) -> Vec<String> {
         self.expectations
@@ -351,7 +473,7 @@ pub(crate) fn settle(
 /// failure, a warning, a pass, and a skip (which ran nothing).
 pub(crate) fn severity(status: Status) -> u8 {
     match status {
-        Status::Skip => 0,
+        Status::NotRun | Status::Skip => 0,
         Status::Pass => 1,
         Status::Warn => 2,
         Status::Fail => 3,

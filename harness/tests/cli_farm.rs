@@ -11,8 +11,8 @@ use serde_json::Value;
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 /// `halfcheck run --results DIR ARGS...`.
 fn run(dir: &Path, args: &[&str]) -> Command {
@@ -95,54 +95,6 @@ fn arg(path: &Path) -> &str {
     path.to_str().expect("utf-8 path")
 }
 
-/// Lines in `dir`'s journal (the header included), 0 while it does not exist.
-fn journal_lines(dir: &Path) -> usize {
-    std::fs::read_to_string(dir.join("results.jsonl")).map_or(0, |t| t.lines().count())
-}
-
-/// Waits until `done` holds, or panics after a minute.
-fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !done() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "gave up waiting: {what}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// The pids of `parent`'s child processes, from /proc.
-fn children(parent: u32) -> Vec<u32> {
-    let mut pids = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // pid (comm) state ppid ...; comm may hold spaces, so read after the last ')'.
-        let ppid = stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
-            .and_then(|p| p.parse::<u32>().ok());
-        if ppid == Some(parent) {
-            pids.push(pid);
-        }
-    }
-    pids
-}
-
-fn alive(pid: u32) -> bool {
-    // A zombie still has a /proc entry; it is dead all the same.
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        !stat
-            .rsplit_once(')')
-            .is_some_and(|(_, s)| s.trim_start().starts_with('Z'))
-    })
-}
-
 /// Sends a real signal with kill(1).
 fn kill(signal: &str, pid: u32) {
     let status = Command::new("kill")
@@ -150,15 +102,6 @@ fn kill(signal: &str, pid: u32) {
         .status()
         .expect("kill runs");
     assert!(status.success(), "kill -{signal} {pid}");
-}
-
-/// Starts `command` in the background, its output kept.
-fn spawn(mut command: Command) -> Child {
-    command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("starts")
 }
 
 /// `cases/arithmetic` in name order; the index of `mul_scalar`, where a fault holds the run.
@@ -541,16 +484,11 @@ fn a_shader_that_loops_forever_on_llvmpipe_times_out_and_the_others_are_measured
 /// waits until the journal holds every test before it, then kills the parent with a real
 /// SIGKILL and waits until its orphaned workers are gone too.
 fn kill_at_mul_scalar(results: &Path, args: &[&str], dir: &Path, index: usize) {
-    let mut parent = spawn(faulty(results, args, dir, "hang=/mul_scalar"));
-    wait_until("the run reaches mul_scalar", || {
-        journal_lines(results) == 1 + index
-    });
-    let workers = children(parent.id());
-    parent.kill().expect("SIGKILL");
-    parent.wait().expect("reaped");
-    wait_until("the orphaned worker exits", || {
-        workers.iter().all(|&w| !alive(w))
-    });
+    kill_when(
+        faulty(results, args, dir, "hang=/mul_scalar"),
+        "the run reaches mul_scalar",
+        || journal_lines(results) == 1 + index,
+    );
 }
 
 /// The parent killed with a real SIGKILL mid-run: its workers go too, `compare` reads its
@@ -671,14 +609,24 @@ fn sigterm_writes_results_json_from_what_finished() {
     assert_eq!(out.status.code(), Some(128 + 15), "{}", text(&out));
     let r = results(&out_dir);
     assert_eq!(r["run"]["incomplete"], "interrupted by SIGTERM");
+    // Issue 35: nothing vanishes: what did not finish, the test in flight included, is
+    // `notrun` in every output.
+    let total = shader_tests(&dir).len();
+    assert_eq!(names(&r).len(), total, "{r}");
+    let not_run = r["tests"]
+        .as_object()
+        .expect("tests")
+        .values()
+        .filter(|t| t["status"] == "notrun")
+        .count();
     assert_eq!(
-        names(&r).len(),
-        index,
+        not_run,
+        total - index,
         "what finished, and not the test in flight"
     );
     let (junit, csv, _) = ci_files(&out_dir);
-    assert_eq!(csv_names(&csv).len(), index, "{csv}");
-    assert_eq!(junit.matches("<testcase ").count(), index, "{junit}");
+    assert_eq!(csv.matches(",notrun,").count(), total - index, "{csv}");
+    assert_eq!(junit.matches("<testcase ").count(), total, "{junit}");
     let resumed = output({
         let mut c = halfcheck();
         c.args(["run", "--resume"]).arg(&out_dir);
@@ -910,7 +858,12 @@ fn shards_merged_equal_an_unsharded_run() {
         c
     });
     assert!(judged.status.success(), "{}", text(&judged));
-    assert!(text(&judged).contains("0 unexpected results\n"));
+    assert!(
+        text(&judged)
+            .starts_with("exit 0: against the baseline 0 regressions, 0 fixes; 0 flakes\n"),
+        "{}",
+        text(&judged)
+    );
     assert!(
         text(&judged).contains("no differences\n"),
         "{}",
@@ -929,9 +882,9 @@ fn shards_merged_equal_an_unsharded_run() {
     assert_eq!(twice.status.code(), Some(2), "{}", text(&twice));
 }
 
-/// A result that changes when run again is a flake: reported apart in the summary, passing in
-/// junit.xml with its attempts in `<system-out>`, `flake` in results.csv, and never failing the
-/// run. A steady failure is run again too and stays a failure.
+/// A result that changes when run again is a flake: reported apart in the summary, in
+/// junit.xml no pass but `<skipped message="flake: ...">` with its attempts in `<system-out>`
+/// (issue 35), `flake` in results.csv, and never failing the run. A steady failure is run again too and stays a failure.
 #[test]
 fn a_result_that_changes_when_rerun_is_a_flake_reported_apart_and_a_steady_failure_is_not() {
     let root = temp_dir("flake");
@@ -970,11 +923,16 @@ fn a_result_that_changes_when_rerun_is_a_flake_reported_apart_and_a_steady_failu
     );
     let case = junit_case(&junit, "cases/lowp/div_scalar.shader_test");
     assert!(
-        case.contains(
-            "<system-out>flake: crash, then pass (changed when run again)\nattempt 1: crash: "
-        ) && !case.contains("<failure")
+        case.contains("<skipped message=\"flake: crash, then pass (changed when run again)\"")
+            && !case.contains("<failure")
             && !case.contains("<error"),
         "{case}"
+    );
+    assert!(
+        junit.contains(
+            "<system-out>flake: crash, then pass (changed when run again)\nattempt 1: crash: "
+        ),
+        "{junit}"
     );
     assert!(results_csv.contains("cases/lowp/div_scalar.shader_test,flake,"));
     assert_eq!(
@@ -989,7 +947,7 @@ fn a_result_that_changes_when_rerun_is_a_flake_reported_apart_and_a_steady_failu
     assert_eq!(steady["status"], "crash");
     assert!(steady["flake"].is_null(), "{steady}");
     assert_eq!(steady["attempts"].as_array().map(Vec::len), Some(1));
-    assert!(text(&steady_run).starts_with("exit 1: 1 failed tests, 0 flakes\n"));
+    assert!(text(&steady_run).starts_with("exit 1: 1 failed tests; 0 flakes\n"));
     let (junit, _, _) = ci_files(&root.join("steady"));
     let case = junit_case(&junit, "cases/lowp/mul_vec4.shader_test");
     assert!(
@@ -1212,7 +1170,19 @@ fn a_test_list_runs_the_tests_it_names_and_max_fails_stops_the_run() {
     ));
     assert_eq!(stopped.status.code(), Some(1), "{}", text(&stopped));
     let r = results(&root.join("stopped"));
-    assert_eq!(names(&r), ["cases/arithmetic/add_overflow_inf.shader_test"]);
+    // Issue 35: the tests it did not get to are `notrun`, not gone.
+    let ran: Vec<&String> = r["tests"]
+        .as_object()
+        .expect("tests")
+        .iter()
+        .filter(|(_, t)| t["status"] != "notrun")
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(ran, ["cases/arithmetic/add_overflow_inf.shader_test"]);
+    assert_eq!(
+        names(&r).len(),
+        shader_tests(&cases().join("arithmetic")).len()
+    );
     assert_eq!(
         r["run"]["incomplete"],
         "stopped after 1 unexpected results (--max-fails)"

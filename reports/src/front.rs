@@ -92,19 +92,13 @@ fn headline(site: &Site) -> String {
         .iter()
         .find_map(|r| r.judged.as_ref().map(|j| (r, j)));
     let (class, text) = if let Some((run, judged)) = judged {
-        let failing = judged.findings.iter().filter(|f| f.fails).count();
-        let words = if judged.against.starts_with("its statuses") {
-            "failed tests"
-        } else {
-            "unexpected results"
-        };
         (
-            if failing > 0 { " bad" } else { "" },
+            if judged.exit > 0 { " bad" } else { "" },
             format!(
-                "<strong>{} (lane {}): {failing} {words}</strong>, judged against {}; exit \
-                 status {}.",
+                "<strong>{} (lane {}): {}</strong>, judged against {}; exit status {}.",
                 esc(&run.label),
                 esc(&run.lane),
+                esc(&judged.answer),
                 esc(&judged.against),
                 judged.exit
             ),

@@ -58,6 +58,10 @@ pub struct Judged {
     pub against: String,
     /// The exit status the run ended with (0: nothing needs attention).
     pub exit: u8,
+    /// Its counts in words, as the console's first line says them: unexpected results
+    /// against the expectations and regressions against the baseline apart, tests not run,
+    /// flakes.
+    pub answer: String,
     /// The results that need attention, those that fail the run first.
     pub findings: Vec<JudgedTest>,
 }

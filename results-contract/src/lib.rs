@@ -191,6 +191,9 @@ pub enum Status {
     Timeout,
     /// The file or a shader could not be read, parsed or compiled when it should have been.
     Error,
+    /// The run selected it but never ran it (a killed shard, a stopped run); `reason` says
+    /// why. Piglit's `notrun`.
+    NotRun,
 }
 
 impl Status {
@@ -204,6 +207,7 @@ impl Status {
             Status::Crash => "crash",
             Status::Timeout => "timeout",
             Status::Error => "error",
+            Status::NotRun => "notrun",
         }
     }
 }

@@ -13,11 +13,11 @@ use super::summary::{finding_line, LISTED};
 use super::{eprint_line, set_live_bar};
 use crate::lane::lane;
 use crate::results::{RunInfo, Status, TestResult, Verdict};
-use crate::review::Finding;
+use crate::review::{Finding, FindingKind};
 use crate::runner::Progress;
 use halfcheck_compiler::front::diagnostic::escape;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -51,6 +51,8 @@ struct State {
     flakes: usize,
     /// Tests that needed attention, each given a line (at most [`LISTED`]).
     listed: usize,
+    /// The tests given a line, which the end summary does not list again.
+    shown: BTreeSet<String>,
 }
 
 impl State {
@@ -68,6 +70,7 @@ impl State {
             retried: 0,
             flakes: 0,
             listed: 0,
+            shown: BTreeSet::new(),
         }
     }
 }
@@ -103,6 +106,14 @@ impl ProgressDisplay {
         self
     }
 
+    /// The tests the progress gave a line as they finished.
+    pub(crate) fn shown(&self) -> BTreeSet<String> {
+        self.state
+            .lock()
+            .map(|state| state.shown.clone())
+            .unwrap_or_default()
+    }
+
     /// Draws the bar a last time, where the run got to (a stopped run's bar is not full), and
     /// leaves it on the terminal above the summary; a run that never started draws none.
     pub(crate) fn finish(&self) {
@@ -116,7 +127,13 @@ impl ProgressDisplay {
 }
 
 impl Progress for ProgressDisplay {
-    fn start(&self, info: &RunInfo, to_run: usize, done: &BTreeMap<String, TestResult>) {
+    fn start(
+        &self,
+        info: &RunInfo,
+        to_run: usize,
+        done: &BTreeMap<String, TestResult>,
+        is_flake: &dyn Fn(&str, &TestResult) -> bool,
+    ) {
         log::debug!(
             "{to_run} tests to run on {} ({})",
             info.backend,
@@ -154,8 +171,8 @@ impl Progress for ProgressDisplay {
         }
         if let Ok(mut state) = self.state.lock() {
             state.total = total;
-            for result in done.values() {
-                state.count(result);
+            for (name, result) in done {
+                state.count(result, is_flake(name, result));
             }
             state.resumed = done.len();
             state.started = Instant::now();
@@ -177,11 +194,15 @@ impl Progress for ProgressDisplay {
         let Ok(mut state) = self.state.lock() else {
             return;
         };
-        state.count(result);
+        state.count(
+            result,
+            finding.is_some_and(|f| f.kind == FindingKind::Flake),
+        );
         let position = format!("[{}/{}]", state.done, state.total);
         if let Some(finding) = finding {
             state.listed += 1;
             if state.listed <= LISTED {
+                state.shown.insert(name.to_string());
                 eprint_line(&format!(
                     "{position} {}",
                     finding_line(name, finding, result).trim_end()
@@ -212,15 +233,15 @@ impl Progress for ProgressDisplay {
 }
 
 impl State {
-    /// Counts one finished test.
-    fn count(&mut self, result: &TestResult) {
+    /// Counts one finished test, which the review calls a flake or not.
+    fn count(&mut self, result: &TestResult, flake: bool) {
         self.done += 1;
         *self.by_status.entry(result.status).or_default() += 1;
         if let Some(verdict) = result.verdict {
             *self.by_verdict.entry(verdict).or_default() += 1;
         }
         self.retried += usize::from(!result.attempts.is_empty());
-        self.flakes += usize::from(result.flake);
+        self.flakes += usize::from(flake);
     }
 
     /// `pass 120, fail 2; lowered 90, not-lowered 3; retried 2, flake 1; 40 from the
@@ -240,7 +261,7 @@ impl State {
         if !verdicts.is_empty() {
             groups.push(verdicts.join(", "));
         }
-        if self.retried > 0 {
+        if self.retried > 0 || self.flakes > 0 {
             groups.push(format!("retried {}, flake {}", self.retried, self.flakes));
         }
         if self.resumed > 0 {
@@ -275,7 +296,7 @@ mod tests {
         let mut state = state();
         let mut lowered = TestResult::with_status(Status::Pass, "");
         lowered.verdict = Some(Verdict::Lowered);
-        state.count(&lowered);
+        state.count(&lowered, false);
         state.resumed = 1;
         let mut flaky = TestResult::with_status(Status::Pass, "");
         flaky.flake = true;
@@ -284,10 +305,10 @@ mod tests {
             verdict: None,
             reason: None,
         }];
-        state.count(&flaky);
+        state.count(&flaky, true);
         let mut steady = TestResult::with_status(Status::Crash, "");
         steady.attempts = flaky.attempts.clone();
-        state.count(&steady);
+        state.count(&steady, false);
         assert_eq!(
             state.counts(),
             "pass 2, crash 1; lowered 1; retried 2, flake 1; 1 from the journal"

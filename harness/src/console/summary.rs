@@ -24,15 +24,20 @@ use crate::outputs::evidence;
 use crate::results::{ResultsFile, Status, TestResult, Verdict};
 use crate::review::{Finding, FindingKind, Review};
 use halfcheck_compiler::front::diagnostic::escape;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// How many of the slowest tests the summary names.
 pub(crate) const SLOWEST: usize = 5;
 
-/// At most this many results that fail the run get a line each, in the summary and in the
-/// progress; the rest are counted, and all are in `failures.csv`.
+/// At most this many results that fail the run get a line each in the progress, as they
+/// finish; the rest are counted, and all are in `failures.csv`.
 pub(crate) const LISTED: usize = 20;
+
+/// At most this many results get a line in the end summary, of those the progress did not
+/// already show (each result once in a log), and as many flakes: the summary stays within
+/// about 30 lines whatever the number of failures.
+pub(crate) const SUMMARY_LISTED: usize = 10;
 
 /// The verdicts in the order the summary counts them.
 const VERDICTS: [Verdict; 8] = [
@@ -53,25 +58,24 @@ pub(crate) struct Ending<'a> {
     pub exit: u8,
     /// Where the full list of the results that need attention is (`DIR/failures.csv`).
     pub failures_csv: &'a Path,
+    /// The tests the progress already gave a line: the summary does not list them again.
+    pub shown: &'a BTreeSet<String>,
+    /// Lines on the expectations themselves (`Review::stale`), after the run's line.
+    pub notes: &'a [String],
 }
 
 /// The summary of `results` as reviewed, as lines of text.
 pub(crate) fn summary(results: &ResultsFile, review: &Review, ending: &Ending) -> String {
     let tally = review.tally(results);
     let judged = review.judges_by_checks();
-    let (one, many) = if judged {
-        ("unexpected result", "unexpected results")
-    } else {
-        ("failed test", "failed tests")
+    let (one, many) = match (review.has_expectations(), review.baseline().is_some()) {
+        _ if tally.not_run > 0 => ("result that fails the run", "results that fail the run"),
+        (true, false) => ("unexpected result", "unexpected results"),
+        (false, true) => ("regression", "regressions"),
+        (true, true) => ("result that fails the run", "results that fail the run"),
+        (false, false) => ("failed test", "failed tests"),
     };
-    let counts = if judged {
-        format!(
-            "{} {many} ({} regressions, {} fixes), {} flakes",
-            tally.failing, tally.regressions, tally.fixes, tally.flakes
-        )
-    } else {
-        format!("{} {many}, {} flakes", tally.failing, tally.flakes)
-    };
+    let counts = tally.words(judged, review.has_expectations());
     let mut text = format!("exit {}: {counts}\n", ending.exit);
     let fallback = results
         .run
@@ -88,24 +92,40 @@ pub(crate) fn summary(results: &ResultsFile, review: &Review, ending: &Ending) -
         escape(&lane(&results.run)),
         escape(&review.against())
     ));
+    for note in ending.notes {
+        text.push_str(&format!("{}\n", escape(note)));
+    }
     let (failing, flakes): (Vec<_>, Vec<_>) = review
         .findings(results)
         .into_iter()
         .partition(|(_, _, finding)| finding.kind.fails_run());
     let csv = ending.failures_csv.display();
-    text.push_str(&match failing.len() {
-        0 => format!("0 {many}\n"),
-        n if n <= LISTED => format!("{n} {many}, one a line (all in {csv}):\n"),
-        n => format!("{n} {many}, the first {LISTED} below (all {n} in {csv}):\n"),
+    let unshown: Vec<_> = failing
+        .iter()
+        .filter(|(name, _, _)| !ending.shown.contains(*name))
+        .collect();
+    let above = failing.len() - unshown.len();
+    let above = match above {
+        0 => String::new(),
+        n => format!("{n} listed above as they finished, "),
+    };
+    text.push_str(&match (failing.len(), unshown.len()) {
+        (0, _) => format!("0 {many}\n"),
+        (n, 0) => format!("{n} {many}: {above}all in {csv}\n"),
+        (n, m) if m <= SUMMARY_LISTED => format!("{n} {many}: {above}{m} below (all in {csv}):\n"),
+        (n, m) if m == n => {
+            format!("{n} {many}: the first {SUMMARY_LISTED} below (all {n} in {csv}):\n")
+        }
+        (n, _) => format!("{n} {many}: {above}{SUMMARY_LISTED} more below (all {n} in {csv}):\n"),
     });
-    for (name, result, finding) in failing.iter().take(LISTED) {
+    for (name, result, finding) in unshown.iter().take(SUMMARY_LISTED) {
         text.push_str(&finding_line(name, finding, result));
     }
-    if failing.len() > LISTED {
+    if unshown.len() > SUMMARY_LISTED {
         text.push_str(&format!(
             "... and {} more {}: {csv}\n",
-            failing.len() - LISTED,
-            if failing.len() - LISTED == 1 {
+            unshown.len() - SUMMARY_LISTED,
+            if unshown.len() - SUMMARY_LISTED == 1 {
                 one
             } else {
                 many
@@ -122,13 +142,13 @@ pub(crate) fn summary(results: &ResultsFile, review: &Review, ending: &Ending) -
             "{} flakes, reported apart (a flake never fails a run):\n",
             flakes.len()
         ));
-        for (name, result, finding) in flakes.iter().take(LISTED) {
+        for (name, result, finding) in flakes.iter().take(SUMMARY_LISTED) {
             text.push_str(&finding_line(name, finding, result));
         }
-        if flakes.len() > LISTED {
+        if flakes.len() > SUMMARY_LISTED {
             text.push_str(&format!(
                 "... and {} more flakes: {csv}\n",
-                flakes.len() - LISTED
+                flakes.len() - SUMMARY_LISTED
             ));
         }
     }
@@ -151,10 +171,11 @@ pub(crate) fn summary(results: &ResultsFile, review: &Review, ending: &Ending) -
 /// (`evidence::headline`; for a flake, how its first attempt ended); the rest are in
 /// `junit.xml`.
 pub(crate) fn finding_line(name: &str, finding: &Finding, result: &TestResult) -> String {
-    let numbers = if finding.kind == FindingKind::Flake {
-        evidence::lines(result).into_iter().next()
-    } else {
-        evidence::headline(result)
+    let numbers = match finding.kind {
+        FindingKind::Flake => evidence::lines(result).into_iter().next(),
+        // Its reason is the finding's already.
+        FindingKind::NotRun => None,
+        _ => evidence::headline(result),
     };
     let numbers = numbers.map(|line| format!("; {line}")).unwrap_or_default();
     format!(
@@ -262,14 +283,16 @@ mod tests {
         let ending = Ending {
             exit: 1,
             failures_csv: Path::new("results/failures.csv"),
+            shown: &BTreeSet::new(),
+            notes: &[],
         };
         let text = summary(&results, &Review::default(), &ending);
         assert_eq!(
             text,
-            "exit 1: 1 failed tests, 0 flakes\n\
+            "exit 1: 1 failed tests; 0 flakes\n\
              emu on halfcheck f16 emulator (mediump): 2 tests in 14 s, lane emu, judged against \
              its statuses (no expectations or baseline)\n\
-             1 failed tests, one a line (all in results/failures.csv):\n\
+             1 failed tests: 1 below (all in results/failures.csv):\n\
              failed: b.shader_test: fail; probe at line 7 failed\n  \
              status:  1 pass, 1 fail\n  \
              verdict: 1 lowered, 0 not-lowered, 0 partial, 0 out-of-bounds, 0 inconsistent, \

@@ -81,6 +81,7 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
         verdict_cache: None,
         report: false,
         worker_memory_mib: crate::runner::default_worker_memory(),
+        judge: Default::default(),
     };
     let review = Review::default();
     let outcome = run(
@@ -176,7 +177,14 @@ pub(crate) fn profile_yaml(profile: &Profile) -> String {
 struct Quiet;
 
 impl Progress for Quiet {
-    fn start(&self, _info: &RunInfo, _to_run: usize, _done: &BTreeMap<String, TestResult>) {}
+    fn start(
+        &self,
+        _info: &RunInfo,
+        _to_run: usize,
+        _done: &BTreeMap<String, TestResult>,
+        _is_flake: &dyn Fn(&str, &TestResult) -> bool,
+    ) {
+    }
     fn finished(&self, _name: &str, _result: &TestResult, _finding: Option<&Finding>) {}
 }
 

@@ -4,8 +4,8 @@
 //! `results.csv` has every test, `failures.csv` those the review found (unexpected results,
 //! regressions, flakes; without expectations, the tests that failed). `status` is the piglit
 //! status, extended with the lowering verdict when the test has one (`pass:lowered`,
-//! `fail:not-lowered`, `skip`), and `flake` in its place for a test whose attempts disagreed
-//! (`flake:lowered`), as deqp-runner writes `Flake`; `duration` is in seconds. Like deqp-runner's, the files have
+//! `fail:not-lowered`, `skip`, `notrun`), and `flake` in its place for a test the review
+//! calls a flake (`flake:lowered`), as deqp-runner writes `Flake`; `duration` is in seconds. Like deqp-runner's, the files have
 //! no header line. Fields holding a comma, a quote or a line break are quoted as RFC 4180
 //! says.
 
@@ -13,11 +13,11 @@ use crate::results::{ResultsFile, TestResult};
 use crate::review::Review;
 
 /// `results.csv`: every test in name order.
-pub(crate) fn results_csv(results: &ResultsFile) -> String {
+pub(crate) fn results_csv(results: &ResultsFile, review: &Review) -> String {
     results
         .tests
         .iter()
-        .map(|(name, result)| line(name, result))
+        .map(|(name, result)| line(name, result, review))
         .collect()
 }
 
@@ -27,14 +27,15 @@ pub(crate) fn failures_csv(results: &ResultsFile, review: &Review) -> String {
         .tests
         .iter()
         .filter(|(name, result)| review.finding(name, result).is_some())
-        .map(|(name, result)| line(name, result))
+        .map(|(name, result)| line(name, result, review))
         .collect()
 }
 
-/// `status` or `status:verdict`, e.g. `pass:lowered`; `flake` for the status of a test whose
-/// attempts disagreed.
-pub(crate) fn status_with_verdict(result: &TestResult) -> String {
-    let status = if result.flake {
+/// `status` or `status:verdict`, e.g. `pass:lowered`; `flake` for the status of a test the
+/// review calls a flake (`flake`: its attempts disagreed, or the expectations list it under
+/// `flakes`).
+pub(crate) fn status_with_verdict(result: &TestResult, flake: bool) -> String {
+    let status = if flake {
         "flake"
     } else {
         result.status.as_str()
@@ -46,11 +47,11 @@ pub(crate) fn status_with_verdict(result: &TestResult) -> String {
 }
 
 /// One `test,status,duration` line.
-fn line(name: &str, result: &TestResult) -> String {
+fn line(name: &str, result: &TestResult, review: &Review) -> String {
     format!(
         "{},{},{:.6}\n",
         field(name),
-        status_with_verdict(result),
+        status_with_verdict(result, review.is_flake(name, result)),
         result.duration_s
     )
 }
@@ -95,7 +96,7 @@ mod tests {
     #[test]
     fn results_csv_has_every_test_with_its_verdict_and_quotes_odd_names() {
         assert_eq!(
-            results_csv(&results()),
+            results_csv(&results(), &Review::default()),
             "a/div.shader_test,pass:lowered,0.250000\n\
              \"b/odd, \"\"name\"\".shader_test\",fail:n/a,1.500000\n\
              c/skip.shader_test,skip,0.000000\n"
@@ -107,7 +108,7 @@ mod tests {
         let mut flaky = TestResult::with_status(Status::Pass, "");
         flaky.verdict = Some(Verdict::Lowered);
         flaky.flake = true;
-        assert_eq!(status_with_verdict(&flaky), "flake:lowered");
+        assert_eq!(status_with_verdict(&flaky, true), "flake:lowered");
     }
 
     #[test]

@@ -6,9 +6,11 @@
 //! file name, `file` its whole name, so every case is unique. A test the review found
 //! (see [`crate::review`]) carries a `<failure>` (an `<error>` when it crashed, timed out or
 //! errored) whose text is the finding and its numbers: each failed probe and the judged
-//! channels with the observed float and the binary16 and binary32 predictions. A flake passes
-//! with its finding (`flake: ...`, its attempts) in `<system-out>`, counted in no failure
-//! total; a skipped test has `<skipped>` with the reason.
+//! channels with the observed float and the binary16 and binary32 predictions; a test the run
+//! selected but never ran (`notrun`) carries a `<failure>` saying why. A flake (the review's
+//! one count) is no pass: it is `<skipped message="flake: ...">`, its finding and attempts in
+//! `<system-out>`, counted with the skipped and in no failure total; a skipped test has
+//! `<skipped>` with the reason.
 
 use super::evidence;
 use crate::results::{ResultsFile, Status, TestResult};
@@ -28,8 +30,8 @@ pub(crate) fn junit_xml(results: &ResultsFile, review: &Review) -> String {
         match outcome {
             Outcome::Failure(_) => failures += 1,
             Outcome::Error(_) => errors += 1,
-            Outcome::Skipped => skipped += 1,
-            Outcome::Passed(_) => {}
+            Outcome::Skipped | Outcome::Flake(_) => skipped += 1,
+            Outcome::Passed => {}
         }
         time += result.duration_s;
         cases.push_str(&case(name, result, &outcome));
@@ -54,8 +56,10 @@ pub(crate) fn junit_xml(results: &ResultsFile, review: &Review) -> String {
 
 /// How one test appears in the file.
 enum Outcome<'a> {
-    /// Passed (or failed as expected); a flake's finding, if any.
-    Passed(Option<&'a Finding>),
+    /// Passed (or failed as expected).
+    Passed,
+    /// A flake: failing nothing, and no pass.
+    Flake(&'a Finding),
     /// Skipped.
     Skipped,
     /// A finding on a test that ran to its end.
@@ -67,13 +71,13 @@ enum Outcome<'a> {
 impl<'a> Outcome<'a> {
     fn of(result: &TestResult, finding: Option<&'a Finding>) -> Outcome<'a> {
         match finding {
-            Some(f) if !f.kind.fails_run() => Outcome::Passed(Some(f)),
+            Some(f) if !f.kind.fails_run() => Outcome::Flake(f),
             Some(f) => match result.status {
                 Status::Crash | Status::Timeout | Status::Error => Outcome::Error(f),
                 _ => Outcome::Failure(f),
             },
             None if result.status == Status::Skip => Outcome::Skipped,
-            None => Outcome::Passed(None),
+            None => Outcome::Passed,
         }
     }
 }
@@ -94,10 +98,12 @@ fn case(name: &str, result: &TestResult, outcome: &Outcome<'_>) -> String {
         cut(&lines.join("\n"))
     };
     let body = match outcome {
-        Outcome::Passed(None) => return format!("{open}/>\n"),
-        Outcome::Passed(Some(flake)) => {
-            format!("<system-out>{}</system-out>", text(&details(flake)))
-        }
+        Outcome::Passed => return format!("{open}/>\n"),
+        Outcome::Flake(flake) => format!(
+            "<skipped message=\"{}\"/><system-out>{}</system-out>",
+            attribute(&cut(&flake.describe())),
+            text(&details(flake))
+        ),
         Outcome::Skipped => {
             let reason = result.reason.as_deref().unwrap_or("skipped");
             format!(

@@ -32,7 +32,7 @@ pub(crate) fn write_ci_files(
 ) -> Result<Vec<PathBuf>, String> {
     let contents = [
         junit::junit_xml(results, review),
-        csv::results_csv(results),
+        csv::results_csv(results, review),
         csv::failures_csv(results, review),
     ];
     CI_FILES
@@ -55,8 +55,12 @@ pub(crate) fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(
 }
 
 /// `halfcheck export --piglit DIR`: writes `DIR/results.json` in piglit's format, naming the
-/// run after `DIR` as `piglit run` does; returns the file's path.
-pub(crate) fn export_piglit(results: &ResultsFile, dir: &Path) -> Result<PathBuf, String> {
+/// run after `DIR` as `piglit run` does, judged by `review`; returns the file's path.
+pub(crate) fn export_piglit(
+    results: &ResultsFile,
+    dir: &Path,
+    review: &Review,
+) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let name = dir
         .canonicalize()
@@ -64,7 +68,7 @@ pub(crate) fn export_piglit(results: &ResultsFile, dir: &Path) -> Result<PathBuf
         .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "halfcheck".to_string());
     let path = dir.join("results.json");
-    let json = piglit::piglit_results(results, &name);
+    let json = piglit::piglit_results(results, &name, review);
     write_json(&path, &json)?;
     Ok(path)
 }

@@ -9,21 +9,37 @@
 //! `piglit summary` shows a lowering regression (`lowering: pass fail`) beside status
 //! changes; piglit takes a test's result as the worst of its subtests. The numbers behind the
 //! verdict go into the test's `out`, the reason and the compile logs into `err`.
+//!
+//! A run judged by expectations or a baseline is exported with its judgement instead
+//! ([`judged_status`]): one result per test and no subtests, `pass` for what was expected,
+//! `fail` (`crash`, `timeout`, `notrun` as they are) for what fails the halfcheck run, `warn`
+//! for an unexpected improvement or a flake. Piglit's summary of a green night is then green,
+//! and its regressions are halfcheck's.
 
 use super::evidence;
 use crate::results::{ResultsFile, Status, TestResult, Verdict};
+use crate::review::{FindingKind, Review};
 use serde_json::{json, Map, Value};
 
 /// The results format version this writes (piglit's `CURRENT_JSON_VERSION`).
 pub(crate) const PIGLIT_RESULTS_VERSION: u32 = 10;
 
-/// Piglit's results JSON for `results`; `name` names the run in piglit's summaries.
-pub(crate) fn piglit_results(results: &ResultsFile, name: &str) -> Value {
+/// Piglit's results JSON for `results`; `name` names the run in piglit's summaries; a
+/// `review` that judges by expectations or a baseline gives each test its judgement.
+pub(crate) fn piglit_results(results: &ResultsFile, name: &str, review: &Review) -> Value {
     let command = results.run.command_line.join(" ");
     let tests: Map<String, Value> = results
         .tests
         .iter()
-        .map(|(test, result)| (piglit_name(test), test_json(result, &command)))
+        .map(|(test, result)| {
+            let mut json = test_json(result, &command);
+            if review.judges_by_checks() {
+                let judged = judged_status(review.finding(test, result).map(|f| f.kind), result);
+                json["result"] = judged.into();
+                json["subtests"] = json!({"__type__": "Subtests"});
+            }
+            (piglit_name(test), json)
+        })
         .collect();
     let mut info = Map::new();
     info.insert("backend".into(), results.run.backend.clone().into());
@@ -59,6 +75,7 @@ fn test_json(result: &TestResult, command: &str) -> Value {
         Status::Skip => "skip",
         Status::Crash => "crash",
         Status::Timeout => "timeout",
+        Status::NotRun => "notrun",
     };
     let subtests = match result.verdict {
         Some(verdict) if verdict != Verdict::NotApplicable => json!({
@@ -100,6 +117,23 @@ fn test_json(result: &TestResult, command: &str) -> Value {
         "images": null,
         "pid": [],
     })
+}
+
+/// A judged test's piglit status, from the review's finding (`None`: as expected): what was
+/// expected is `pass` (`skip` for a skipped test); what fails the run `fail`, or `crash`,
+/// `timeout`, `notrun` as it ended; an unexpected improvement or a flake `warn`.
+fn judged_status(finding: Option<FindingKind>, result: &TestResult) -> &'static str {
+    match finding {
+        None if result.status == Status::Skip => "skip",
+        None => "pass",
+        Some(FindingKind::Improvement | FindingKind::Flake) => "warn",
+        Some(_) => match result.status {
+            Status::Crash => "crash",
+            Status::Timeout => "timeout",
+            Status::NotRun => "notrun",
+            _ => "fail",
+        },
+    }
 }
 
 /// A lowering verdict as piglit's status for the `lowering` subtest: whether lowering was
@@ -156,7 +190,7 @@ mod tests {
             .into_iter()
             .collect(),
         };
-        let json = piglit_results(&results, "run");
+        let json = piglit_results(&results, "run", &Review::default());
         assert_eq!(json["results_version"], 10);
         let elapsed = &json["time_elapsed"];
         assert_eq!(

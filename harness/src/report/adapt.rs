@@ -155,7 +155,10 @@ pub(super) fn judged(results: &ResultsFile, review: &Review) -> model::Judged {
     findings.sort_by_key(|f| !f.fails);
     model::Judged {
         against: review.against(),
-        exit: u8::from(!review.passed(results)),
+        exit: review.exit_code(results),
+        answer: review
+            .tally(results)
+            .words(review.judges_by_checks(), review.has_expectations()),
         findings,
     }
 }

@@ -4,10 +4,12 @@
 //! The inputs must be shards of one run: the same backend and renderer, the same selection
 //! apart from the shard, every shard of the `--shard K/N` their journals record once, and no
 //! test twice; a missing or duplicate shard is an error naming it (exit 2). The merged run is written as a
-//! run's is, CI files included, judged by the review given (the shards' expectations).
+//! run's is, CI files included, judged by the review given (the shards' expectations). A test
+//! of the selection that no shard holds (a shard killed part-way) is written as `notrun`.
 
 use super::journal::{load_results, RESULTS};
 use super::{now_rfc3339, write_results};
+use crate::discover::{names_under, Selected};
 use crate::results::{ResultsFile, Selection, FORMAT};
 use crate::review::Review;
 use std::collections::BTreeMap;
@@ -83,6 +85,25 @@ pub(crate) fn merge(
             incomplete.push(format!("{}: {why}", path.display()));
         }
     }
+    // Nothing vanishes: a test of the selection no shard holds (its shard was killed) is
+    // written as `notrun`, saying which shards did not finish.
+    let why = if incomplete.is_empty() {
+        "no shard holds it".to_string()
+    } else {
+        format!("no shard holds it ({})", incomplete.join("; "))
+    };
+    match selection.as_ref().map(selected_names).transpose() {
+        Ok(Some(names)) => {
+            let not_run = super::fill_not_run(&mut tests, names, &why);
+            if not_run > 0 && incomplete.is_empty() {
+                incomplete.push(format!("{not_run} tests not run"));
+            }
+        }
+        Ok(None) => {}
+        Err(e) => warnings.push(format!(
+            "cannot list the run's tests to find those no shard ran: {e}"
+        )),
+    }
     run.selection = selection;
     run.incomplete = (!incomplete.is_empty()).then(|| incomplete.join("; "));
     run.command_line = command_line;
@@ -104,6 +125,14 @@ pub(crate) fn merge(
         .map_err(|e| format!("cannot create results directory {}: {e}", out.display()))?;
     write_results(out, &results, review)?;
     Ok(Merged { results, warnings })
+}
+
+/// The names of the tests `selection` selects, found again at its paths.
+fn selected_names(selection: &Selection) -> Result<Vec<String>, String> {
+    let selected = Selected::new(selection)?;
+    let mut names = names_under(&selection.paths)?;
+    names.retain(|name| selected.selects(name));
+    Ok(names)
 }
 
 /// The selection of the merged run: the inputs' common selection, without a shard, since

@@ -17,6 +17,7 @@
 pub(crate) mod cache;
 mod interrupt;
 pub(crate) mod journal;
+pub(crate) mod judge;
 pub(crate) mod merge;
 mod pool;
 mod protocol;
@@ -29,8 +30,8 @@ pub(crate) use worker::worker_main;
 use crate::backend::{BackendKind, BackendOptions};
 use crate::discover::{absolute, find, read_test_list, Selected};
 use crate::results::{
-    read_journal, JournalHeader, ResultsFile, RunInfo, Selection, Shard, TestResult, FORMAT,
-    JOURNAL_FORMAT,
+    read_journal, JournalHeader, ResultsFile, RunInfo, Selection, Shard, Status, TestResult,
+    FORMAT, JOURNAL_FORMAT,
 };
 use crate::review::{Finding, Review};
 use halfcheck_emu::{parse_mode, Mode};
@@ -125,6 +126,9 @@ pub(crate) struct Settings {
     /// default.
     #[serde(default = "default_worker_memory")]
     pub worker_memory_mib: u64,
+    /// What judges the run (expectations, baseline), so a resumed run is judged as it was.
+    #[serde(default)]
+    pub judge: judge::Judge,
 }
 
 /// A worker's memory limit when none was asked for (`worker::DEFAULT_MEMORY_MIB`).
@@ -164,7 +168,14 @@ impl Settings {
 pub(crate) trait Progress: Sync {
     /// The first worker is up on `info`'s driver: `to_run` tests to run now; `done`, the
     /// results already in the journal (`--resume`).
-    fn start(&self, info: &RunInfo, to_run: usize, done: &BTreeMap<String, TestResult>);
+    /// `is_flake` is the review's word on a result (the one flake count).
+    fn start(
+        &self,
+        info: &RunInfo,
+        to_run: usize,
+        done: &BTreeMap<String, TestResult>,
+        is_flake: &dyn Fn(&str, &TestResult) -> bool,
+    );
     /// A test's final result (after any retries), as it arrives, in the order tests finish,
     /// with the review's finding when it needs attention.
     fn finished(&self, name: &str, result: &TestResult, finding: Option<&Finding>);
@@ -266,9 +277,10 @@ pub(crate) fn run(options: &RunOptions, hooks: &Hooks) -> Result<RunOutcome, Str
     outcome
 }
 
-/// `run --resume DIR`: runs what `DIR`'s journal lacks, with the settings and selection its
-/// header recorded, and rebuilds `results.json`.
-pub(crate) fn resume(dir: &Path, hooks: &Hooks) -> Result<RunOutcome, String> {
+/// `run --resume DIR`: runs what `DIR`'s journal lacks, with `settings` (those its header
+/// recorded, `judge::continue_run`) and the selection it recorded, and rebuilds
+/// `results.json`.
+pub(crate) fn resume(dir: &Path, settings: &Settings, hooks: &Hooks) -> Result<RunOutcome, String> {
     let path = dir.join(JOURNAL);
     let mut journal = read_journal(&path).map_err(|e| format!("cannot resume: {e}"))?;
     // The earlier sessions' work: theirs before, and the last one's from its start to its
@@ -286,13 +298,6 @@ pub(crate) fn resume(dir: &Path, hooks: &Hooks) -> Result<RunOutcome, String> {
     for warning in damaged_lines(&path, &journal, "its test runs again") {
         log::warn!("{warning}");
     }
-    let settings: Settings =
-        serde_json::from_value(journal.header.settings.clone()).map_err(|e| {
-            format!(
-                "cannot resume: {}:1: no runner settings: {e}",
-                path.display()
-            )
-        })?;
     let selection = journal.header.run.selection.clone().ok_or_else(|| {
         format!(
             "cannot resume: {}:1: the header does not say which tests were selected",
@@ -317,7 +322,7 @@ pub(crate) fn resume(dir: &Path, hooks: &Hooks) -> Result<RunOutcome, String> {
     execute(
         Plan {
             dir,
-            settings: &settings,
+            settings,
             selection,
             jobs,
             done: journal.tests,
@@ -382,7 +387,10 @@ fn execute(mut plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
         ),
         ..command
     };
-    hooks.progress.start(&run, plan.jobs.len(), &plan.done);
+    let is_flake = |name: &str, result: &TestResult| hooks.review.is_flake(name, result);
+    hooks
+        .progress
+        .start(&run, plan.jobs.len(), &plan.done, &is_flake);
     let collected = Mutex::new(Collected {
         tests: plan.done,
         journal: plan.journal,
@@ -419,16 +427,23 @@ fn execute(mut plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
         fails_run: &fails_run,
         interrupt: &interrupt,
     };
+    let selected: Vec<String> = plan.jobs.iter().map(|job| job.name.clone()).collect();
     run_pool(&pool, first, others, plan.jobs, &on_result);
 
-    let collected = collected
+    let mut collected = collected
         .into_inner()
         .map_err(|_| "a worker thread panicked".to_string())?;
+    let incomplete = interrupt.reason();
+    let not_run = fill_not_run(
+        &mut collected.tests,
+        selected,
+        incomplete.as_deref().unwrap_or("the run ended before it"),
+    );
     let results = ResultsFile {
         format: FORMAT.to_string(),
         run: RunInfo {
             finished: now_rfc3339(),
-            incomplete: interrupt.reason(),
+            incomplete: incomplete.or((not_run > 0).then(|| format!("{not_run} tests not run"))),
             work_s: Some(run.work_s.unwrap_or(0.0) + session.elapsed().as_secs_f64()),
             ..run
         },
@@ -445,6 +460,23 @@ fn execute(mut plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
         signal_exit: interrupt.exit_code(),
         report: settings.report,
     })
+}
+
+/// Writes each test of `selected` that `tests` lacks as `notrun`, its reason `not run: why`,
+/// so that no selected test vanishes from a run's outputs; returns how many.
+pub(crate) fn fill_not_run(
+    tests: &mut BTreeMap<String, TestResult>,
+    selected: impl IntoIterator<Item = String>,
+    why: &str,
+) -> usize {
+    let mut count = 0;
+    for name in selected {
+        tests.entry(name).or_insert_with(|| {
+            count += 1;
+            TestResult::with_status(Status::NotRun, format!("not run: {why}"))
+        });
+    }
+    count
 }
 
 /// The run's info once its first worker opened `info`: checked against the expectations'

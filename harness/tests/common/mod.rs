@@ -3,7 +3,8 @@
 #![allow(dead_code, unused_imports)] // Each test file uses its own subset.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// The `halfcheck` binary under test, with its user cache (Mesa's shader cache) in a
 /// directory of the test run's own, never the user's home.
@@ -158,4 +159,92 @@ pub fn rerun_on_softpipe(name: &str) -> String {
         "{name} did not run on softpipe:\n{stdout}"
     );
     stdout
+}
+
+/// Lines in `dir`'s journal (the header included), 0 while it does not exist.
+pub fn journal_lines(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("results.jsonl")).map_or(0, |t| t.lines().count())
+}
+
+/// Waits until `done` holds, or panics after a minute.
+pub fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "gave up waiting: {what}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The pids of `parent`'s child processes, from /proc.
+pub fn children(parent: u32) -> Vec<u32> {
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid ...; comm may hold spaces, so read after the last ')'.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        if ppid == Some(parent) {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+pub fn alive(pid: u32) -> bool {
+    // A zombie still has a /proc entry; it is dead all the same.
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit_once(')')
+            .is_some_and(|(_, s)| s.trim_start().starts_with('Z'))
+    })
+}
+
+/// Starts `command` in the background, its output kept.
+pub fn spawn(mut command: Command) -> Child {
+    command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts")
+}
+
+/// Starts `command` (a `halfcheck run`), waits until `ready` holds, then kills it with a real
+/// SIGKILL and waits until its orphaned workers are gone too.
+pub fn kill_when(command: Command, what: &str, ready: impl FnMut() -> bool) {
+    let mut parent = spawn(command);
+    wait_until(what, ready);
+    let workers = children(parent.id());
+    parent.kill().expect("SIGKILL");
+    parent.wait().expect("reaped");
+    wait_until("the orphaned workers exit", || {
+        workers.iter().all(|&w| !alive(w))
+    });
+}
+
+/// Checks `junit` against `docs/junit.xsd`, the subset of JUnit XML GitLab reads, with
+/// `xmllint` (skipped with a printed reason without it, unless `HALFCHECK_REQUIRE_XMLLINT=1`).
+pub fn assert_valid_junit(junit: &Path) {
+    let Some(xmllint) = halfcheck_test_support::xmllint() else {
+        return;
+    };
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/junit.xsd");
+    let check = Command::new(xmllint)
+        .arg("--noout")
+        .arg("--schema")
+        .arg(schema)
+        .arg(junit)
+        .output()
+        .expect("xmllint runs");
+    assert!(check.status.success(), "{}", text(&check));
+    assert!(text(&check).contains("validates"), "{}", text(&check));
 }
