@@ -81,6 +81,8 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
         verdict_cache: None,
         report: false,
         worker_memory_mib: crate::runner::default_worker_memory(),
+        // The probes are judged by their numbers alone.
+        driver_ir: false,
     };
     let review = Review::default();
     let outcome = run(

@@ -15,6 +15,7 @@
 //! [`write_results`].
 
 pub(crate) mod cache;
+pub(crate) mod driver_ir;
 mod interrupt;
 pub(crate) mod journal;
 pub(crate) mod merge;
@@ -125,6 +126,11 @@ pub(crate) struct Settings {
     /// default.
     #[serde(default = "default_worker_memory")]
     pub worker_memory_mib: u64,
+    /// Whether a worker on a Mesa driver captures the NIR it hands the driver for each test
+    /// and its reference, into `RESULTS/ir` (`--driver-ir`, `--no-driver-ir`); runs recorded
+    /// before it existed did not.
+    #[serde(default)]
+    pub driver_ir: bool,
 }
 
 /// A worker's memory limit when none was asked for (`worker::DEFAULT_MEMORY_MIB`).
@@ -155,6 +161,9 @@ impl Settings {
             framebuffers: self
                 .framebuffers
                 .then(|| absolute(dir).join(journal::FRAMEBUFFERS)),
+            driver_ir: self
+                .driver_ir
+                .then(|| absolute(dir).join(driver_ir::IR_DIR)),
         }
     }
 }
