@@ -126,6 +126,14 @@ impl<'a> Sizes<'a> {
     }
 }
 
+impl Sizes<'_> {
+    /// Whether `instr` defines a 16-bit value, or is an ALU operation working at 16 bits.
+    pub fn holds_16(&self, instr: &Instr) -> bool {
+        instr.def.as_ref().and_then(|d| d.bits) == Some(16)
+            || (instr.kind == Kind::Alu && self.working(instr) == Some(16))
+    }
+}
+
 /// `shader`'s ALU instructions counted by class, bit size and opcode.
 pub fn count(shader: &Shader) -> IrShader {
     let sizes = Sizes::of(shader);

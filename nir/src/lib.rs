@@ -72,13 +72,29 @@ pub fn program_of(dump: &Dump) -> Program {
     }
 }
 
+/// Each line of `text` with whether it is an instruction that defines or works on a 16-bit
+/// value, for showing a dump with those lines marked.
+pub fn marked_lines(text: &str) -> Vec<(String, bool)> {
+    let dump = read(text);
+    let mut marked = std::collections::HashSet::new();
+    for shader in &dump.shaders {
+        let sizes = count::Sizes::of(shader);
+        for instr in &shader.instrs {
+            if sizes.holds_16(instr) {
+                marked.insert(instr.line);
+            }
+        }
+    }
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (l.to_string(), marked.contains(&(i + 1))))
+        .collect()
+}
+
 /// Whether a shader defines or works on any 16-bit value.
 fn holds_16(shader: &Shader) -> bool {
     let sizes = count::Sizes::of(shader);
-    shader.instrs.iter().any(|i| {
-        i.def.as_ref().and_then(|d| d.bits) == Some(16)
-            || (i.kind == line::Kind::Alu && sizes.working(i) == Some(16))
-    })
+    shader.instrs.iter().any(|i| sizes.holds_16(i))
 }
 
 /// What several fragment shaders say together of each component: computed at 16 bits only

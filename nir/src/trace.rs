@@ -161,10 +161,10 @@ impl Walker<'_> {
                 continue;
             };
             let alu = instr.kind == Kind::Alu;
-            let working = alu.then(|| self.sizes.working(instr)).flatten();
-            way.touches_16 |=
-                instr.def.as_ref().and_then(|d| d.bits) == Some(16) || working == Some(16);
-            way.computes_32 |= alu && class(&instr.opcode) == Class::Float && working == Some(32);
+            way.touches_16 |= self.sizes.holds_16(instr);
+            way.computes_32 |= alu
+                && class(&instr.opcode) == Class::Float
+                && self.sizes.working(instr) == Some(32);
             way.reads_inputs |= instr.kind == Kind::Texture
                 || matches!(&instr.kind, Kind::Deref { mode: Some(m), .. } if m == "shader_in")
                 || instr.opcode.contains("load_input")

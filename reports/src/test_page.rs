@@ -43,6 +43,7 @@ pub fn files(site: &Site, name: &str, stem: &str) -> Result<Vec<(String, Vec<u8>
     for source in detail.map(|d| d.sources.as_slice()).unwrap_or_default() {
         body.push_str(&source_section(source));
     }
+    body.push_str(&driver_ir_section(site, name));
     body.push_str(&logs_section(site, name));
     let page = html::page(
         name,
@@ -341,6 +342,59 @@ fn source_section(source: &AnnotatedSource) -> String {
         esc(&source.stage),
         lines.trim_end()
     )
+}
+
+/// The driver's own IR of the test on each run that kept it, its 16-bit instructions marked,
+/// below halfcheck's predicted operations (the annotated sources above), with how the two
+/// matched and how the numbers and the IR stand.
+fn driver_ir_section(site: &Site, name: &str) -> String {
+    let mut out = String::new();
+    for run in &site.runs {
+        let Some(ir) = run.tests.get(name).and_then(|t| t.driver_ir.as_ref()) else {
+            continue;
+        };
+        let _ = writeln!(out, "<h2>The driver's IR on {}</h2>", esc(&run.label));
+        let list = |ops: &[String]| {
+            if ops.is_empty() {
+                "none".to_string()
+            } else {
+                format!("<code>{}</code>", esc(&ops.join(", ")))
+            }
+        };
+        let _ = writeln!(
+            out,
+            "<p>Lowered by halfcheck's model and at 16 bits in the driver's IR: {}; by the \
+             model only: {}; at 16 bits in the IR only: {}.{}</p>",
+            list(&ir.agreed),
+            list(&ir.model_only),
+            list(&ir.driver_only),
+            ir.agreement
+                .as_deref()
+                .map(|a| format!(" Numbers and IR: <b>{}</b>.", esc(a)))
+                .unwrap_or_default()
+        );
+        if let Some(note) = &ir.note {
+            let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(note));
+        }
+        let text: Vec<String> = ir
+            .lines
+            .iter()
+            .map(|(line, sixteen)| {
+                if *sixteen {
+                    format!("<mark title=\"16 bits\">{}</mark>", esc(line))
+                } else {
+                    esc(line)
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "<details open><summary>NIR handed to the driver (16-bit instructions marked)</summary>\
+             <pre class=\"source\">{}</pre></details>",
+            text.join("\n")
+        );
+    }
+    out
 }
 
 fn logs_section(site: &Site, name: &str) -> String {

@@ -17,7 +17,7 @@ pub use model_match::{match_model, model_operations};
 pub use predict::{describe, predict, predictable, NoPrediction};
 pub use reduced::{compiler_stage, declares_reduced_precision};
 pub use reference::{promoted, ReferenceMode};
-pub use witness::witness;
+pub use witness::{agreement, witness, Agreement};
 
 use halfcheck_emu::Choices;
 use halfcheck_piglit::shader_test::ShaderTest;

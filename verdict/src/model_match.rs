@@ -3,8 +3,8 @@
 //! them) and those the driver's IR computes at 16 bits, by operation in NIR's names.
 //!
 //! Operations are matched by kind, not one by one: a driver vectorises, scalarises and
-//! rewrites (`a - b` is `fadd` of an `fneg`; `exp` is `fexp2` of a product), so counts differ
-//! between two IRs that agree. Operations that only move a sign or clamp (`neg`, `abs`,
+//! rewrites (`a - b` is `fadd` of an `fneg` on llvmpipe, `fsub` on zink; `exp` is `fexp2` of
+//! a product), so counts differ between two IRs that agree. Operations that only move a sign or clamp (`neg`, `abs`,
 //! `sat`) and conversions are left out on both sides.
 
 use halfcheck_compiler::compile;
@@ -81,6 +81,9 @@ fn driver_name(op: &str) -> Option<String> {
     }
     let base = op.trim_end_matches(|c: char| c.is_ascii_digit());
     Some(match base {
+        // zink keeps a subtraction whole; llvmpipe's is `fadd` of an `fneg`.
+        "fsub" => "fadd".to_string(),
+        "isub" => "iadd".to_string(),
         "flt" | "fge" | "feq" | "fneu" | "ilt" | "ige" | "ieq" | "ine" | "ult" | "uge" | "fdot" => {
             base.to_string()
         }

@@ -50,8 +50,7 @@ pub fn witness(result: &mut TestResult, ir: &Program) {
     }
     if matches!(verdict, Verdict::Lowered | Verdict::Partial) && !ir.any_16 {
         contradictions.push(format!(
-            "the numbers say {verdict}, and the driver's IR holds no 16-bit value in any of \
-             its {} shaders",
+            "the numbers say {verdict}, and {NO_16_BIT} in any of its {} shaders",
             ir.shaders.len()
         ));
     }
@@ -66,6 +65,70 @@ pub fn witness(result: &mut TestResult, ir: &Program) {
     }
     if verdict == Verdict::Undetermined {
         decide(result);
+    }
+}
+
+/// How a test's reason says that its IR holds no 16-bit value at all.
+const NO_16_BIT: &str = "the driver's IR holds no 16-bit value";
+
+/// How the numbers and the driver's IR stand on one test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agreement {
+    /// The numbers decided, and the IR says the same of a deciding channel.
+    Agree,
+    /// The numbers decided; the IR says nothing of their deciding channels.
+    Silent,
+    /// The IR says the opposite of the numbers (the test is `inconsistent`).
+    Disagree,
+    /// The numbers could not tell; the IR decided.
+    Decided,
+}
+
+impl Agreement {
+    /// The words the report uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Agreement::Agree => "agree",
+            Agreement::Silent => "IR silent",
+            Agreement::Disagree => "disagree",
+            Agreement::Decided => "decided by the IR",
+        }
+    }
+}
+
+/// How the numbers and the driver's IR stand on `result`; `None` for a test with no IR, or
+/// that neither the numbers nor the IR decided.
+pub fn agreement(result: &TestResult) -> Option<Agreement> {
+    result.driver_ir.as_ref()?;
+    if result.verdict_rests_on == [EvidenceLine::Ir] {
+        return Some(Agreement::Decided);
+    }
+    let deciding: Vec<(Evidence, Evidence)> = result
+        .probes
+        .iter()
+        .flat_map(|p| &p.channels)
+        .filter_map(|c| match c.verdict {
+            ChannelVerdict::Lowered => Some((Evidence::Lowered, c.evidence.ir)),
+            ChannelVerdict::NotLowered => Some((Evidence::NotLowered, c.evidence.ir)),
+            _ => None,
+        })
+        .collect();
+    let none_at_16 = result
+        .verdict_reason
+        .as_deref()
+        .is_some_and(|r| r.contains(NO_16_BIT));
+    if deciding.iter().any(|&(n, ir)| opposite(n, ir)) || none_at_16 {
+        return Some(Agreement::Disagree);
+    }
+    match result.verdict? {
+        Verdict::Lowered | Verdict::NotLowered | Verdict::Partial => {
+            Some(if deciding.iter().any(|&(n, ir)| n == ir) {
+                Agreement::Agree
+            } else {
+                Agreement::Silent
+            })
+        }
+        _ => None,
     }
 }
 
@@ -181,9 +244,11 @@ mod tests {
         let mut result = judged(Verdict::Lowered, &[ChannelVerdict::Lowered]);
         witness(&mut result, &ir(false, &[(false, false)]));
         assert_eq!(result.verdict, Some(Verdict::Inconsistent));
-        let reason = result.verdict_reason.unwrap();
+        let reason = result.verdict_reason.clone().unwrap();
         assert!(reason.contains("the numbers say lowered"), "{reason}");
         assert!(reason.contains("holds no 16-bit value"), "{reason}");
+        result.driver_ir = Some(Default::default());
+        assert_eq!(agreement(&result), Some(Agreement::Disagree));
     }
 
     #[test]

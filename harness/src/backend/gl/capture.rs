@@ -14,6 +14,17 @@ use std::os::fd::{AsRawFd, FromRawFd, RawFd};
 /// unrolls a long loop may print megabytes.
 pub(crate) const MAX_CAPTURE_BYTES: u64 = 1 << 20;
 
+/// Sets a smaller cap than [`MAX_CAPTURE_BYTES`], in bytes, so that tests can cut a capture.
+pub(crate) const CAP_ENV: &str = "HALFCHECK_DRIVER_IR_CAP";
+
+/// The cap in force: [`CAP_ENV`] when it holds a number below the default, else the default.
+fn cap() -> u64 {
+    std::env::var(CAP_ENV)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .map_or(MAX_CAPTURE_BYTES, |n| n.min(MAX_CAPTURE_BYTES))
+}
+
 /// Sets `ST_DEBUG` so that Mesa's GL state tracker prints the NIR it hands the driver,
 /// keeping any flags already set. Called before the driver is loaded (Mesa reads it once).
 pub(crate) fn ask_mesa_for_nir() {
@@ -28,7 +39,7 @@ pub(crate) fn ask_mesa_for_nir() {
 /// What one run printed on stderr.
 #[derive(Debug, Default)]
 pub(crate) struct Captured {
-    /// The text kept (at most [`MAX_CAPTURE_BYTES`], cut at a line's end).
+    /// The text kept (at most the cap, [`MAX_CAPTURE_BYTES`], cut at a line's end).
     pub text: String,
     /// How many bytes were printed in all.
     pub bytes: u64,
@@ -106,7 +117,7 @@ impl Redirect {
             .map_err(|e| format!("cannot read the captured stderr: {e}"))?;
         let mut kept = Vec::new();
         (&mut self.file)
-            .take(MAX_CAPTURE_BYTES)
+            .take(cap())
             .read_to_end(&mut kept)
             .map_err(|e| format!("cannot read the captured stderr: {e}"))?;
         if (kept.len() as u64) < bytes {
