@@ -16,8 +16,8 @@ use std::collections::{HashMap, HashSet};
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Component {
     /// Every value stored to it is the result of a 16-bit float operation (through moves,
-    /// sign changes, clamps, `f2f32` and phis whose every source is one): the probed value
-    /// was computed at 16 bits.
+    /// sign changes, clamps, `f2f32`, `b2f` of a comparison, and phis and selections whose
+    /// every value is one): the probed value was computed at 16 bits.
     pub computed_at_16: bool,
     /// Some value on its way (an operation, a source, a load, a texel) is 16 bits wide.
     pub touches_16: bool,
@@ -135,11 +135,20 @@ impl Walker<'_> {
                     Some((s, sc)) => self.computed_at_16(&s.name, sc, seen),
                     None => false,
                 },
-                // Widening a 16-bit float keeps its value exactly.
-                Class::Conversion if instr.opcode == "f2f32" => match source_component(instr, c) {
-                    Some((s, sc)) => self.computed_at_16(&s.name, sc, seen),
-                    None => false,
-                },
+                // Widening a 16-bit float keeps its value exactly; a boolean made a float
+                // is the comparison's.
+                Class::Conversion if instr.opcode == "f2f32" || instr.opcode.starts_with("b2f") => {
+                    match source_component(instr, c) {
+                        Some((s, sc)) => self.computed_at_16(&s.name, sc, seen),
+                        None => false,
+                    }
+                }
+                // A selection between values each computed at 16 bits.
+                Class::Other if instr.opcode.ends_with("csel") && instr.sources.len() == 3 => {
+                    instr.sources[1..].iter().all(|s| {
+                        swizzle_at(s, c).is_some_and(|sc| self.computed_at_16(&s.name, sc, seen))
+                    })
+                }
                 _ => false,
             },
             _ => false,

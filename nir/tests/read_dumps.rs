@@ -156,3 +156,40 @@ fn junk_and_driver_chatter_are_kept_apart_never_read_as_shaders() {
         "a value read before its definition is still 16 bits"
     );
 }
+
+/// llvmpipe 22.3 hands `step` and `refract` over as a comparison made a float and a selection
+/// (`b2f32 (fge32 ...)`, `b32csel c, x, y`): what they give was computed at 16 bits only
+/// where every value they choose from was.
+#[test]
+fn comparisons_and_selections_are_followed_to_what_they_choose_from() {
+    let text = "shader: MESA_SHADER_FRAGMENT\nname: GLSL3\n\
+        decl_var shader_out INTERP_MODE_NONE mediump vec4 gl_FragColor (FRAG_RESULT_COLOR.xyzw, 0, 0)\n\
+        impl main {\n\
+        \tvec1 32 ssa_0 = load_const (0x00000000 = 0.000000)\n\
+        \tvec1 32 ssa_1 = intrinsic load_ubo (ssa_0, ssa_0) (access=0)\n\
+        \tvec1 16 ssa_2 = f2f16 ssa_1\n\
+        \tvec1 16 ssa_3 = fadd ssa_2, ssa_2\n\
+        \tvec1 16 ssa_4 = fmul ssa_2, ssa_2\n\
+        \tvec1 16 ssa_5 = load_const (0x3c00 = 1.000000)\n\
+        \tvec1 32 ssa_6 = fge32 ssa_3, ssa_4\n\
+        \tvec1 32 ssa_7 = b2f32 ssa_6\n\
+        \tvec1 16 ssa_8 = b32csel ssa_6, ssa_3, ssa_4\n\
+        \tvec1 16 ssa_9 = b32csel ssa_6, ssa_5, ssa_4\n\
+        \tvec1 32 ssa_10 = f2f32 ssa_8\n\
+        \tvec1 32 ssa_11 = f2f32 ssa_9\n\
+        \tvec1 32 ssa_12 = deref_var &gl_FragColor (shader_out vec4)\n\
+        \tvec4 32 ssa_13 = vec4 ssa_7, ssa_10, ssa_11, ssa_0\n\
+        \tintrinsic store_deref (ssa_12, ssa_13) (wrmask=xyzw /*15*/, access=0)\n\
+        }\n";
+    let colour = program(text).colour.unwrap();
+    assert!(colour[0].computed_at_16, "a 16-bit comparison made a float");
+    assert!(
+        colour[1].computed_at_16,
+        "a choice between two 16-bit results"
+    );
+    assert!(
+        !colour[2].computed_at_16,
+        "a choice with a constant among its values"
+    );
+    assert!(!colour[3].computed_at_16);
+}

@@ -5,7 +5,8 @@
 //! Operations are matched by kind, not one by one: a driver vectorises, scalarises and
 //! rewrites (`a - b` is `fadd` of an `fneg` on llvmpipe, `fsub` on zink; `exp` is `fexp2` of
 //! a product), so counts differ between two IRs that agree. Operations that only move a sign or clamp (`neg`, `abs`,
-//! `sat`) and conversions are left out on both sides.
+//! `sat`) and conversions are left out on both sides. A model's `dot` meets a driver's
+//! `fdot` or, where the driver was handed it expanded, its `fmul` and `fadd`.
 
 use halfcheck_compiler::compile;
 use halfcheck_compiler::ir::{visit, BaseType, ExprKind, Module, Op};
@@ -39,7 +40,9 @@ pub fn match_model(model: &BTreeMap<String, u32>, shaders: &[IrShader]) -> Model
     }
     let mut out = ModelMatch::default();
     for (op, &n) in model {
-        match driver.get(op) {
+        // A dot product the driver was handed expanded: its products and sums at 16 bits.
+        let expanded = op == "fdot" && driver.contains_key("fmul") && driver.contains_key("fadd");
+        match driver.get(op).or(expanded.then_some(&n)) {
             Some(&d) => out.agreed.insert(op.clone(), d.max(n)),
             None => out.model_only.insert(op.clone(), n),
         };
@@ -166,5 +169,12 @@ mod tests {
         assert_eq!(m.agreed, map(&[("fdiv", 1), ("fge", 1)]));
         assert_eq!(m.model_only, map(&[("fmul", 1)]));
         assert_eq!(m.driver_only, map(&[("fsin", 2)]));
+        let expanded = IrShader {
+            float16: map(&[("fmul", 4), ("fadd", 3)]),
+            ..IrShader::default()
+        };
+        let m = match_model(&map(&[("fdot", 1)]), &[expanded]);
+        assert_eq!(m.agreed, map(&[("fdot", 1)]));
+        assert!(m.model_only.is_empty());
     }
 }
