@@ -355,4 +355,45 @@ mod tests {
         assert_eq!(Cell::of([None, Some("undetermined")]), Cell::Undetermined);
         assert_eq!(Cell::of([]), Cell::Empty);
     }
+
+    /// Issue 36: the matrix page counts, per run, the tests where the numbers and the
+    /// driver's IR agree, and says nothing of the IR for a run that kept none.
+    #[test]
+    fn the_numbers_and_the_ir_are_counted_per_run() {
+        let with_ir = |agreement: &str| TestRun {
+            verdict: Some("lowered".into()),
+            driver_ir: Some(crate::model::DriverIrView {
+                agreement: Some(agreement.into()),
+                ..Default::default()
+            }),
+            ..TestRun::default()
+        };
+        let run = Run {
+            label: "llvmpipe".into(),
+            tests: [("a", "agree"), ("b", "agree"), ("c", "IR silent")]
+                .into_iter()
+                .map(|(name, agreement)| (name.to_string(), with_ir(agreement)))
+                .collect(),
+            ..Run::default()
+        };
+        let site = Site {
+            runs: vec![run],
+            ..Site::default()
+        };
+        let page = page_of(&site);
+        assert!(page.contains("The numbers and the driver's IR"), "{page}");
+        assert!(
+            page.contains("<td>llvmpipe</td><td class=\"num\">2</td><td class=\"num\">3</td><td class=\"num\">1</td>"),
+            "{page}"
+        );
+        let without = Site {
+            runs: vec![Run::default()],
+            ..Site::default()
+        };
+        assert!(!page_of(&without).contains("The numbers and the driver's IR"));
+    }
+
+    fn page_of(site: &Site) -> String {
+        page(site, &Links::new(site))
+    }
 }

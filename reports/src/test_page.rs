@@ -440,3 +440,45 @@ fn evidence_cell(lines: &[String]) -> String {
         .collect::<Vec<_>>()
         .join("<br>")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::DriverIrView;
+
+    /// Issue 36: the test page shows the driver's IR with its 16-bit lines marked, and how it
+    /// matched the model and the numbers.
+    #[test]
+    fn the_driver_ir_is_shown_with_its_16_bit_lines_marked() {
+        let test = TestRun {
+            driver_ir: Some(DriverIrView {
+                lines: vec![
+                    ("vec1 16 ssa_7 = fdiv ssa_3, ssa_6".into(), true),
+                    ("vec1 32 ssa_8 = f2f32 ssa_7".into(), false),
+                ],
+                agreed: vec!["fdiv x1".into()],
+                agreement: Some("agree".into()),
+                ..DriverIrView::default()
+            }),
+            ..TestRun::default()
+        };
+        let site = Site {
+            runs: vec![Run {
+                label: "llvmpipe".into(),
+                tests: [("t".to_string(), test)].into_iter().collect(),
+                ..Run::default()
+            }],
+            ..Site::default()
+        };
+        let html = driver_ir_section(&site, "t");
+        assert!(html.contains("The driver's IR on llvmpipe"), "{html}");
+        assert!(
+            html.contains("<mark title=\"16 bits\">vec1 16 ssa_7 = fdiv ssa_3, ssa_6</mark>"),
+            "{html}"
+        );
+        assert!(html.contains("\nvec1 32 ssa_8 = f2f32 ssa_7"), "{html}");
+        assert!(html.contains("<code>fdiv x1</code>"), "{html}");
+        assert!(html.contains("Numbers and IR: <b>agree</b>"), "{html}");
+        assert!(driver_ir_section(&site, "another").is_empty());
+    }
+}
