@@ -73,7 +73,10 @@ impl Record<'_> {
         let reference = reference
             .and_then(|r| self.read(r, ".reference", result))
             .map(|(capture, _)| capture);
-        let model = verdict::model_operations(self.test, self.driver)
+        // Matching costs a compile: only a judged test (not `--no-verdicts`) pays it.
+        let model = result
+            .verdict
+            .and_then(|_| verdict::model_operations(self.test, self.driver))
             .map(|ops| verdict::match_model(&ops, &capture.shaders));
         verdict::witness(result, &program);
         result.driver_ir = Some(DriverIr {
