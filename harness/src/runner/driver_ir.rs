@@ -1,6 +1,6 @@
 //! `run --driver-ir`: the worker's side of the driver's IR as a second witness.
 //!
-//! On a Mesa driver (its `GL_VERSION` or renderer says so) the worker asks Mesa's state
+//! On a Mesa driver (its `GL_VERSION` says so) the worker asks Mesa's state
 //! tracker to print the NIR it hands the driver (`ST_DEBUG=nir`), captures stderr around the
 //! test and around its highp reference (`backend::gl::capture`), keeps each capture in
 //! `DIR/ir/<test name>.nir` (`.reference.nir` for the reference), records its counts and the
@@ -25,13 +25,13 @@ pub(super) fn ask() {
     capture::ask_mesa_for_nir();
 }
 
-/// Whether the driver that opened is Mesa's, whose state tracker prints its NIR.
+/// Whether the driver that opened is Mesa's GL, whose state tracker prints its NIR: its
+/// `GL_VERSION` says `Mesa`. (ANGLE on lavapipe names Mesa in its renderer, but runs no
+/// Mesa GL.)
 pub(super) fn is_mesa(info: &RunInfo) -> bool {
-    info.renderer.contains("Mesa")
-        || info
-            .versions
-            .get("GL_VERSION")
-            .is_some_and(|v| v.contains("Mesa"))
+    info.versions
+        .get("GL_VERSION")
+        .is_some_and(|v| v.contains("Mesa"))
 }
 
 /// Runs `f` with stderr captured when `on`.
