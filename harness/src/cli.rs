@@ -220,7 +220,7 @@ struct RunArgs {
     /// with the settings, environment, expectations and baseline it recorded (-j and
     /// --timeout may change; a judging flag given again must repeat its value), and rebuild
     /// results.json.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "gl_platform", "gl_library", "emu_mode", "results", "force", "include", "exclude", "test_list", "shard", "worker_memory", "max_fails", "framebuffers", "exact_windows", "no_verdicts", "shader_cache", "no_shader_cache", "verdict_cache", "no_verdict_cache", "strict_expectations"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["paths", "backend", "gl_device", "gl_platform", "gl_library", "emu_mode", "results", "force", "include", "exclude", "test_list", "shard", "worker_memory", "max_fails", "framebuffers", "exact_windows", "no_verdicts", "shader_cache", "no_shader_cache", "verdict_cache", "no_verdict_cache", "strict_expectations", "driver_ir", "no_driver_ir"])]
     resume: Option<PathBuf>,
     /// Only run tests whose name matches this regex (repeatable).
     #[arg(short = 't', long = "include")]
@@ -291,6 +291,14 @@ struct RunArgs {
     /// Do not write the HTML report into DIR/report/.
     #[arg(long)]
     no_report: bool,
+    /// On a Mesa driver, capture the NIR it is handed for each test and its reference
+    /// (ST_DEBUG=nir) into RESULTS/ir/<test name>.nir, count its 16-bit operations and weigh
+    /// it against the numbers (docs/driver-ir.md). On by default.
+    #[arg(long)]
+    driver_ir: bool,
+    /// Capture no driver IR.
+    #[arg(long, conflicts_with = "driver_ir")]
+    no_driver_ir: bool,
     /// Run the tests as piglit does, without lowering verdicts: no emulator predictions, no
     /// highp reference runs, and RGBA8 windows unless --exact-windows or --framebuffers. The
     /// statuses are the same; expectations and baselines, which hold verdicts, need verdicts.
@@ -684,6 +692,7 @@ fn run_command(args: RunArgs) -> ExitCode {
                     },
                     worker_memory_mib: args.worker_memory,
                     judge,
+                    driver_ir: args.driver_ir || !args.no_driver_ir,
                 },
                 force: args.force || replaces_default(args.results.as_deref()),
                 results_dir: args

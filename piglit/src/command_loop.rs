@@ -277,6 +277,7 @@ impl Loop {
             reference: None,
             attempts: Vec::new(),
             flake: false,
+            driver_ir: None,
         }
     }
 }

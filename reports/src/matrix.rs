@@ -96,6 +96,52 @@ fn regressed(site: &Site) -> Vec<BTreeSet<&str>> {
         .collect()
 }
 
+/// Per run, how many judged tests the numbers and the driver's IR agree on (`run
+/// --driver-ir`); nothing when no run kept the IR.
+fn ir_agreement(site: &Site) -> String {
+    const KINDS: [&str; 4] = ["agree", "IR silent", "disagree", "decided by the IR"];
+    let counts: Vec<[usize; 4]> = site
+        .runs
+        .iter()
+        .map(|run| {
+            let mut n = [0; 4];
+            for test in run.tests.values() {
+                let kind = test
+                    .driver_ir
+                    .as_ref()
+                    .and_then(|ir| ir.agreement.as_deref());
+                if let Some(i) = KINDS.iter().position(|k| Some(*k) == kind) {
+                    n[i] += 1;
+                }
+            }
+            n
+        })
+        .collect();
+    if counts.iter().all(|n| n.iter().sum::<usize>() == 0) {
+        return String::new();
+    }
+    let mut out = String::from(
+        "<h2>The numbers and the driver's IR</h2>\n<p class=\"note\">Per run, the tests the \
+         numbers decided, by what the driver's own IR (the NIR Mesa hands it) says of their \
+         deciding channels, and the undetermined tests the IR decided alone \
+         (docs/driver-ir.md).</p>\n<table><thead><tr><th>run</th><th class=\"num\">agree</th>\
+         <th class=\"num\">judged</th><th class=\"num\">IR silent</th>\
+         <th class=\"num\">disagree</th><th class=\"num\">decided by the IR</th></tr></thead><tbody>\n",
+    );
+    for (run, [agree, silent, disagree, decided]) in site.runs.iter().zip(&counts) {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"num\">{agree}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{silent}</td><td class=\"num\">{disagree}</td>\
+             <td class=\"num\">{decided}</td></tr>",
+            esc(&run.label),
+            agree + silent + disagree
+        );
+    }
+    out.push_str("</tbody></table>\n");
+    out
+}
+
 /// `matrix.html`.
 pub fn page(site: &Site, links: &Links) -> String {
     let rows = rows(site);
@@ -119,6 +165,7 @@ pub fn page(site: &Site, links: &Links) -> String {
         body.push_str(&html::verdict_badge(Some(v)));
     }
     body.push_str("</div>\n");
+    body.push_str(&ir_agreement(site));
     if rows.is_empty() {
         body.push_str(
             "<p>No test computes anything at lowp or mediump, or no test's source was found.</p>\n",
@@ -307,5 +354,46 @@ mod tests {
         );
         assert_eq!(Cell::of([None, Some("undetermined")]), Cell::Undetermined);
         assert_eq!(Cell::of([]), Cell::Empty);
+    }
+
+    /// Issue 36: the matrix page counts, per run, the tests where the numbers and the
+    /// driver's IR agree, and says nothing of the IR for a run that kept none.
+    #[test]
+    fn the_numbers_and_the_ir_are_counted_per_run() {
+        let with_ir = |agreement: &str| TestRun {
+            verdict: Some("lowered".into()),
+            driver_ir: Some(crate::model::DriverIrView {
+                agreement: Some(agreement.into()),
+                ..Default::default()
+            }),
+            ..TestRun::default()
+        };
+        let run = Run {
+            label: "llvmpipe".into(),
+            tests: [("a", "agree"), ("b", "agree"), ("c", "IR silent")]
+                .into_iter()
+                .map(|(name, agreement)| (name.to_string(), with_ir(agreement)))
+                .collect(),
+            ..Run::default()
+        };
+        let site = Site {
+            runs: vec![run],
+            ..Site::default()
+        };
+        let page = page_of(&site);
+        assert!(page.contains("The numbers and the driver's IR"), "{page}");
+        assert!(
+            page.contains("<td>llvmpipe</td><td class=\"num\">2</td><td class=\"num\">3</td><td class=\"num\">1</td>"),
+            "{page}"
+        );
+        let without = Site {
+            runs: vec![Run::default()],
+            ..Site::default()
+        };
+        assert!(!page_of(&without).contains("The numbers and the driver's IR"));
+    }
+
+    fn page_of(site: &Site) -> String {
+        page(site, &Links::new(site))
     }
 }

@@ -100,6 +100,27 @@ pub struct TestRun {
     pub rerun: Option<String>,
     /// The whole framebuffer the driver produced, when the run saved it.
     pub observed_image: Option<FloatImage>,
+    /// What the driver's own compiler printed for the test (`run --driver-ir`).
+    pub driver_ir: Option<DriverIrView>,
+}
+
+/// The driver's IR of one test, as its page shows it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DriverIrView {
+    /// The kept capture, line by line, each with whether it computes or holds a 16-bit value.
+    pub lines: Vec<(String, bool)>,
+    /// Why the capture is not all the driver printed (cut at its cap), or could not be read.
+    pub note: Option<String>,
+    /// The model's lowered operations the IR also has at 16 bits, those it has not, and the
+    /// IR's 16-bit operations the model does not lower (NIR names with counts).
+    pub agreed: Vec<String>,
+    /// See `agreed`.
+    pub model_only: Vec<String>,
+    /// See `agreed`.
+    pub driver_only: Vec<String>,
+    /// How the numbers and the IR stand (`agree`, `IR silent`, `disagree`, `decided by the
+    /// IR`), when the test was decided.
+    pub agreement: Option<String>,
 }
 
 /// One probe command's result.

@@ -43,6 +43,7 @@ pub fn files(site: &Site, name: &str, stem: &str) -> Result<Vec<(String, Vec<u8>
     for source in detail.map(|d| d.sources.as_slice()).unwrap_or_default() {
         body.push_str(&source_section(source));
     }
+    body.push_str(&driver_ir_section(site, name));
     body.push_str(&logs_section(site, name));
     let page = html::page(
         name,
@@ -343,6 +344,59 @@ fn source_section(source: &AnnotatedSource) -> String {
     )
 }
 
+/// The driver's own IR of the test on each run that kept it, its 16-bit instructions marked,
+/// below halfcheck's predicted operations (the annotated sources above), with how the two
+/// matched and how the numbers and the IR stand.
+fn driver_ir_section(site: &Site, name: &str) -> String {
+    let mut out = String::new();
+    for run in &site.runs {
+        let Some(ir) = run.tests.get(name).and_then(|t| t.driver_ir.as_ref()) else {
+            continue;
+        };
+        let _ = writeln!(out, "<h2>The driver's IR on {}</h2>", esc(&run.label));
+        let list = |ops: &[String]| {
+            if ops.is_empty() {
+                "none".to_string()
+            } else {
+                format!("<code>{}</code>", esc(&ops.join(", ")))
+            }
+        };
+        let _ = writeln!(
+            out,
+            "<p>Lowered by halfcheck's model and at 16 bits in the driver's IR: {}; by the \
+             model only: {}; at 16 bits in the IR only: {}.{}</p>",
+            list(&ir.agreed),
+            list(&ir.model_only),
+            list(&ir.driver_only),
+            ir.agreement
+                .as_deref()
+                .map(|a| format!(" Numbers and IR: <b>{}</b>.", esc(a)))
+                .unwrap_or_default()
+        );
+        if let Some(note) = &ir.note {
+            let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(note));
+        }
+        let text: Vec<String> = ir
+            .lines
+            .iter()
+            .map(|(line, sixteen)| {
+                if *sixteen {
+                    format!("<mark title=\"16 bits\">{}</mark>", esc(line))
+                } else {
+                    esc(line)
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "<details open><summary>NIR handed to the driver (16-bit instructions marked)</summary>\
+             <pre class=\"source\">{}</pre></details>",
+            text.join("\n")
+        );
+    }
+    out
+}
+
 fn logs_section(site: &Site, name: &str) -> String {
     let mut out = String::new();
     for run in &site.runs {
@@ -385,4 +439,46 @@ fn evidence_cell(lines: &[String]) -> String {
         .map(|l| esc(l))
         .collect::<Vec<_>>()
         .join("<br>")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::DriverIrView;
+
+    /// Issue 36: the test page shows the driver's IR with its 16-bit lines marked, and how it
+    /// matched the model and the numbers.
+    #[test]
+    fn the_driver_ir_is_shown_with_its_16_bit_lines_marked() {
+        let test = TestRun {
+            driver_ir: Some(DriverIrView {
+                lines: vec![
+                    ("vec1 16 ssa_7 = fdiv ssa_3, ssa_6".into(), true),
+                    ("vec1 32 ssa_8 = f2f32 ssa_7".into(), false),
+                ],
+                agreed: vec!["fdiv x1".into()],
+                agreement: Some("agree".into()),
+                ..DriverIrView::default()
+            }),
+            ..TestRun::default()
+        };
+        let site = Site {
+            runs: vec![Run {
+                label: "llvmpipe".into(),
+                tests: [("t".to_string(), test)].into_iter().collect(),
+                ..Run::default()
+            }],
+            ..Site::default()
+        };
+        let html = driver_ir_section(&site, "t");
+        assert!(html.contains("The driver's IR on llvmpipe"), "{html}");
+        assert!(
+            html.contains("<mark title=\"16 bits\">vec1 16 ssa_7 = fdiv ssa_3, ssa_6</mark>"),
+            "{html}"
+        );
+        assert!(html.contains("\nvec1 32 ssa_8 = f2f32 ssa_7"), "{html}");
+        assert!(html.contains("<code>fdiv x1</code>"), "{html}");
+        assert!(html.contains("Numbers and IR: <b>agree</b>"), "{html}");
+        assert!(driver_ir_section(&site, "another").is_empty());
+    }
 }

@@ -4,6 +4,7 @@
 //! them, `compare` and the reports read them, and this crate depends on neither. Fields are
 //! only ever added; a reader ignores the ones it does not know.
 
+mod driver_ir;
 mod error;
 mod journal;
 mod json;
@@ -12,6 +13,7 @@ pub mod read;
 mod strict;
 mod verdict;
 
+pub use driver_ir::{DriverIr, IrCapture, IrShader, ModelMatch};
 pub use error::{NestingError, ReadError};
 pub use journal::{read_journal, Damaged, Journal, JournalHeader, JournalLine, JOURNAL_FORMAT};
 pub use json::{json_float, json_float_option, json_floats};
@@ -257,6 +259,10 @@ pub struct TestResult {
     /// or a regression.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub flake: bool,
+    /// What the driver's own compiler printed for the test and its reference
+    /// (`run --driver-ir`): counts per shader; the IR itself is in the files it names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub driver_ir: Option<DriverIr>,
 }
 
 /// An earlier attempt at a test that was run again.
@@ -301,6 +307,7 @@ impl TestResult {
             reference: None,
             attempts: Vec::new(),
             flake: false,
+            driver_ir: None,
         }
     }
 }

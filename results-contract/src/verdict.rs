@@ -61,6 +61,9 @@ pub enum EvidenceLine {
     Bounds,
     /// The driver's own highp run `r`.
     Reference,
+    /// The driver's own compiler: the NIR Mesa hands the driver (`run --driver-ir`), which
+    /// decides only where the numbers cannot, and is not final machine code.
+    Ir,
 }
 
 /// What one line of evidence says about a channel.
@@ -110,6 +113,22 @@ pub struct ChannelEvidence {
     /// bit for bit and `m != h`; `not-lowered` when it equals `h` and `m != h`. Recorded,
     /// and counted when it disagrees, but never enough alone for a verdict.
     pub model: Evidence,
+    /// From the driver's own IR (`run --driver-ir`, `docs/driver-ir.md`): `lowered` when
+    /// every value the colour output's component is given is the result of a 16-bit float
+    /// operation; `not-lowered` when nothing on its way holds a 16-bit value; `none` without
+    /// a capture, or where the IR does not show the output plainly.
+    #[serde(default = "silent", skip_serializing_if = "is_silent")]
+    pub ir: Evidence,
+}
+
+/// Serde helper: the `ir` line of results written before it existed says nothing.
+fn silent() -> Evidence {
+    Evidence::Silent
+}
+
+/// Serde helper: an `ir` line that says nothing is left out.
+fn is_silent(e: &Evidence) -> bool {
+    *e == Evidence::Silent
 }
 
 impl Default for ChannelEvidence {
@@ -118,6 +137,7 @@ impl Default for ChannelEvidence {
             reference: Evidence::Silent,
             bounds: Evidence::Silent,
             model: Evidence::Silent,
+            ir: Evidence::Silent,
         }
     }
 }

@@ -224,6 +224,7 @@ pub(crate) fn evidence(o: f32, r: Option<f32>, p: &ChannelPrediction) -> Channel
         reference: reference_evidence(o, r, p),
         bounds: bounds_evidence(o, p),
         model: model_evidence(o, p),
+        ir: Evidence::Silent,
     }
 }
 
@@ -343,6 +344,7 @@ mod tests {
             reference,
             bounds,
             model,
+            ir: Evidence::Silent,
         }
     }
 

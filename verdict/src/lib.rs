@@ -5,15 +5,19 @@
 
 mod classify;
 mod judge;
+mod model_match;
 mod operation_error;
 mod predict;
 mod reduced;
 mod reference;
+mod witness;
 
 pub use classify::{ChannelPrediction, ChannelVerdict, Interval, Verdict};
+pub use model_match::{match_model, model_operations};
 pub use predict::{describe, predict, predictable, NoPrediction};
 pub use reduced::{compiler_stage, declares_reduced_precision};
 pub use reference::{promoted, ReferenceMode};
+pub use witness::{agreement, witness, Agreement};
 
 use halfcheck_emu::Choices;
 use halfcheck_piglit::shader_test::ShaderTest;

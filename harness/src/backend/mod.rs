@@ -54,6 +54,10 @@ pub(crate) struct BackendOptions {
     /// keeps none.
     #[serde(default)]
     pub verdict_cache: Option<std::path::PathBuf>,
+    /// Where the worker keeps the driver's IR of each test (`--driver-ir`: `RESULTS/ir`), on
+    /// a Mesa driver; `None` captures none.
+    #[serde(default)]
+    pub driver_ir: Option<std::path::PathBuf>,
 }
 
 /// Why a backend could not be opened.

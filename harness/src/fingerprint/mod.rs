@@ -82,6 +82,8 @@ fn measure(options: &FingerprintOptions, dir: &Path) -> Result<Profile, String> 
         report: false,
         worker_memory_mib: crate::runner::default_worker_memory(),
         judge: Default::default(),
+        // The probes are judged by their numbers alone.
+        driver_ir: false,
     };
     let review = Review::default();
     let outcome = run(

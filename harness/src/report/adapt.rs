@@ -69,7 +69,43 @@ fn test(result: &TestResult, rerun: Option<String>, directory: &Path) -> model::
         logs,
         rerun,
         observed_image,
+        driver_ir: driver_ir(result, directory),
     }
+}
+
+/// The driver's IR of a test for its page: the kept capture with its 16-bit lines marked, and
+/// how it matched the model and the numbers; `None` without one.
+fn driver_ir(result: &TestResult, directory: &Path) -> Option<model::DriverIrView> {
+    let ir = result.driver_ir.as_ref()?;
+    let path = directory.join(&ir.test.file);
+    let (lines, note) = match read_regular(&path, MAX_RESULTS_BYTES) {
+        Ok(bytes) => {
+            let text = String::from_utf8_lossy(&bytes);
+            let note = ir.test.cut_at.map(|kept| {
+                format!(
+                    "the driver printed {} bytes; the first {kept} were kept",
+                    ir.test.bytes
+                )
+            });
+            (halfcheck_nir::marked_lines(&text), note)
+        }
+        Err(e) => (
+            Vec::new(),
+            Some(format!("cannot read {}: {e}", path.display())),
+        ),
+    };
+    let named = |ops: &BTreeMap<String, u32>| -> Vec<String> {
+        ops.iter().map(|(op, n)| format!("{op} x{n}")).collect()
+    };
+    let matched = ir.model.clone().unwrap_or_default();
+    Some(model::DriverIrView {
+        lines,
+        note,
+        agreed: named(&matched.agreed),
+        model_only: named(&matched.model_only),
+        driver_only: named(&matched.driver_only),
+        agreement: halfcheck_verdict::agreement(result).map(|a| a.as_str().to_string()),
+    })
 }
 
 /// The framebuffer a run kept (`run --framebuffers`).

@@ -115,11 +115,12 @@ impl JournalWriter {
 /// What a run writes into its results directory, besides the CI files (`outputs::CI_FILES`):
 /// the results, the journal, the report, the kept framebuffers, and Mesa's shader cache of
 /// the runs that kept it there.
-const RUN_ENTRIES: [&str; 5] = [
+const RUN_ENTRIES: [&str; 6] = [
     RESULTS,
     JOURNAL,
     "report",
     "framebuffers",
+    super::driver_ir::IR_DIR,
     "mesa_shader_cache",
 ];
 
@@ -155,8 +156,9 @@ pub(crate) fn remove_unstarted(dir: &Path) {
 }
 
 /// Removes what an earlier run into `dir` left beside its results, so two runs' files never
-/// mix: the CI files and the kept windows (`framebuffers/`, only its `.rgba32f` files and
-/// the directories they empty; anything else there is not halfcheck's and stays).
+/// mix: the CI files, the kept windows (`framebuffers/`, only its `.rgba32f` files and
+/// the directories they empty; anything else there is not halfcheck's and stays) and the
+/// kept driver IR (`ir/`, its `.nir` files, likewise).
 fn remove_earlier_outputs(dir: &Path) -> Result<(), String> {
     for name in CI_FILES {
         let path = dir.join(name);
@@ -165,26 +167,28 @@ fn remove_earlier_outputs(dir: &Path) -> Result<(), String> {
                 .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
         }
     }
-    let windows = dir.join(FRAMEBUFFERS);
-    if windows.is_dir() {
-        remove_windows(&windows)?;
+    for (sub, extension) in [
+        (FRAMEBUFFERS, WindowImage::EXTENSION),
+        (super::driver_ir::IR_DIR, super::driver_ir::EXTENSION),
+    ] {
+        let kept = dir.join(sub);
+        if kept.is_dir() {
+            remove_kept(&kept, extension)?;
+        }
     }
     Ok(())
 }
 
-/// Removes the `.rgba32f` files under `dir`, then `dir` itself if that left it empty.
-fn remove_windows(dir: &Path) -> Result<(), String> {
+/// Removes the files under `dir` whose extension is `extension` (a run's kept windows or
+/// IR), then `dir` itself if that left it empty.
+fn remove_kept(dir: &Path, extension: &str) -> Result<(), String> {
     let cannot = |path: &Path, e: std::io::Error| format!("cannot remove {}: {e}", path.display());
     for entry in std::fs::read_dir(dir).map_err(|e| cannot(dir, e))? {
         let path = entry.map_err(|e| cannot(dir, e))?.path();
         let kind = std::fs::symlink_metadata(&path).map_err(|e| cannot(&path, e))?;
         if kind.is_dir() {
-            remove_windows(&path)?;
-        } else if kind.is_file()
-            && path
-                .extension()
-                .is_some_and(|e| e == WindowImage::EXTENSION)
-        {
+            remove_kept(&path, extension)?;
+        } else if kind.is_file() && path.extension().is_some_and(|e| e == extension) {
             std::fs::remove_file(&path).map_err(|e| cannot(&path, e))?;
         }
     }

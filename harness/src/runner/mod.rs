@@ -15,6 +15,7 @@
 //! [`write_results`].
 
 pub(crate) mod cache;
+pub(crate) mod driver_ir;
 mod interrupt;
 pub(crate) mod journal;
 pub(crate) mod judge;
@@ -129,6 +130,11 @@ pub(crate) struct Settings {
     /// What judges the run (expectations, baseline), so a resumed run is judged as it was.
     #[serde(default)]
     pub judge: judge::Judge,
+    /// Whether a worker on a Mesa driver captures the NIR it hands the driver for each test
+    /// and its reference, into `RESULTS/ir` (`--driver-ir`, `--no-driver-ir`); runs recorded
+    /// before it existed did not.
+    #[serde(default)]
+    pub driver_ir: bool,
 }
 
 /// A worker's memory limit when none was asked for (`worker::DEFAULT_MEMORY_MIB`).
@@ -159,6 +165,9 @@ impl Settings {
             framebuffers: self
                 .framebuffers
                 .then(|| absolute(dir).join(journal::FRAMEBUFFERS)),
+            driver_ir: self
+                .driver_ir
+                .then(|| absolute(dir).join(driver_ir::IR_DIR)),
         }
     }
 }

@@ -183,6 +183,9 @@ fn drawn(result: &TestResult) -> Vec<u8> {
         reference,
         attempts,
         flake,
+        // Given after the verdict, from what the driver printed; the IR's witness is applied
+        // to a stored verdict as to a fresh one.
+        driver_ir: _,
     } = result;
     // The rare and small fields (all empty before a verdict), as results.json writes them.
     let rest = (

@@ -6,6 +6,7 @@
 //! flaky test, `hang=REGEX`, `hang-start=REGEX` on the backend's name before it opens,
 //! `;`-separated), the way deqp-runner's mock test binary does.
 
+use super::driver_ir;
 use super::protocol::{Job, Reply};
 use super::verdict_cache::VerdictCache;
 use crate::backend::{open_backend, BackendKind, BackendOptions};
@@ -32,6 +33,13 @@ pub(crate) fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
     }
     if matches!(kind, BackendKind::Gl | BackendKind::Auto) {
         super::cache::create_dir_from_env();
+    }
+    let ir_dir = options
+        .driver_ir
+        .as_deref()
+        .filter(|_| matches!(kind, BackendKind::Gl | BackendKind::Auto));
+    if ir_dir.is_some() {
+        driver_ir::ask();
     }
     // The run checked the profile before it started the workers.
     let opened = emu::profile_of(&options.emu_profile)
@@ -63,6 +71,8 @@ pub(crate) fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
         info.reference = Some(options.reference.name().to_string());
         info.predictions = verdict::describe(&profile);
     }
+    // Only Mesa's state tracker prints its IR; the emulator a run fell back to has none.
+    let ir_dir = ir_dir.filter(|_| info.backend == "gl" && driver_ir::is_mesa(&info));
     let verdicts = options
         .verdict_cache
         .clone()
@@ -84,11 +94,18 @@ pub(crate) fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
                         // emulator cannot predict is unjudged: neither needs exact floats.
                         let reduced = judges && verdict::declares_reduced_precision(&test);
                         backend.exact_window(reduced && verdict::predictable(&test));
-                        let mut result = backend.run_test(&test);
+                        let (mut result, test_ir) =
+                            driver_ir::run(ir_dir.is_some(), || backend.run_test(&test));
                         // The test's own window, before a reference run replaces it.
                         let window = backend.take_window();
+                        let mut reference_ir = None;
                         if judges {
-                            let mut reference = |promoted: &_| backend.run_test(promoted);
+                            let mut reference = |promoted: &_| {
+                                let (result, captured) =
+                                    driver_ir::run(ir_dir.is_some(), || backend.run_test(promoted));
+                                reference_ir = captured;
+                                result
+                            };
                             let judging = verdict::Judging {
                                 reference: options.reference,
                                 driver: &profile.choices,
@@ -110,6 +127,15 @@ pub(crate) fn worker_main(kind: BackendKind, options: &BackendOptions) -> i32 {
                                     &mut reference,
                                 ),
                             }
+                        }
+                        if let Some(dir) = ir_dir {
+                            let record = driver_ir::Record {
+                                dir,
+                                name: &job.name,
+                                test: &test,
+                                driver: &profile.choices,
+                            };
+                            record.keep(test_ir, reference_ir, &mut result);
                         }
                         if let (Some(dir), Some(window)) = (&options.framebuffers, window) {
                             keep_window(dir, &job.name, &window, &mut result);

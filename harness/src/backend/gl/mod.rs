@@ -10,6 +10,7 @@
 //! RGBA32F window FBO (`target`), and read it back exactly for probes (`probe`). State is reset after each test; a context that is lost or keeps raising
 //! errors is replaced. A `GlBackend` is not `Send`: create one on each worker thread.
 
+pub(crate) mod capture;
 mod context;
 mod device;
 mod draw;
