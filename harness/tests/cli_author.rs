@@ -188,6 +188,24 @@ fn suggest_finds_discriminating_values_or_says_why_none_exist() {
     let (code, out) = run(&["lint".as_ref(), file.as_os_str()]);
     assert_eq!(code, Some(0), "{out}");
 
+    // No values and no probe: suggest writes both (the probe at the best pixel).
+    let bare = fixture(
+        &dir,
+        "bare.shader_test",
+        "",
+        "\tgl_FragColor = vec4(fract(a / b * 1024.0), 0.0, 0.0, 1.0);",
+        "draw rect -1 -1 2 2\n",
+    );
+    let (code, out) = run(&["suggest".as_ref(), bare.as_os_str(), "--write".as_ref()]);
+    assert_eq!(code, Some(0), "{out}");
+    let written = std::fs::read_to_string(&bare).expect("read");
+    assert!(
+        written.contains("uniform float a ") && written.contains("\nprobe rgba "),
+        "{written}"
+    );
+    let (code, out) = run(&["lint".as_ref(), bare.as_os_str()]);
+    assert_eq!(code, Some(0), "{out}");
+
     let lone = fixture(
         &dir,
         "lone.shader_test",

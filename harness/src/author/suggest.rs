@@ -61,11 +61,11 @@ struct ProbeScore {
     pixel: [u32; 2],
     /// Whether its prediction differs from pixel to pixel.
     varies: bool,
-    /// Its best channel's margin there, with the values.
+    /// Its best channel's margin there.
     margin: Margin,
-    /// The channel, its binary16 prediction and `H`.
+    /// That channel.
     channel: usize,
-    /// The profile's prediction per channel at `pixel`.
+    /// The binary16 prediction (the profile's, or the rules') per channel at `pixel`.
     values: Vec<f32>,
     /// binary32 at the best channel.
     highp: f32,
@@ -455,20 +455,21 @@ fn suggest_file(
         ));
     }
     if write && found {
-        let written = with_values(&editable, &uniforms, &values, None);
-        let written = match best.probes.first() {
-            Some(window) if !editable.has_probes => {
+        // A test with no probe gets one at the pixel of its window that discriminates most.
+        let probe = best
+            .probes
+            .first()
+            .filter(|_| !editable.has_probes)
+            .map(|window| {
                 let values: Vec<String> = window.values.iter().map(|v| format_value(*v)).collect();
                 format!(
-                    "{written}{}probe rgba {} {} {}\n",
-                    if written.ends_with('\n') { "" } else { "\n" },
+                    "probe rgba {} {} {}",
                     window.pixel[0],
                     window.pixel[1],
                     values.join(" ")
                 )
-            }
-            _ => written,
-        };
+            });
+        let written = with_values(&editable, &uniforms, &values, probe.as_deref());
         if written != text {
             std::fs::write(path, written).map_err(|e| format!("cannot write it: {e}"))?;
             out.push_str(&format!(
