@@ -26,6 +26,11 @@ fn run(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
     (output.status.code(), text(&output))
 }
 
+/// `halfcheck COMMAND FILE`: its exit code and output.
+fn on(command: &str, file: &Path) -> (Option<i32>, String) {
+    run(&[command.as_ref(), file.as_os_str()])
+}
+
 /// Issue 37's first example: `(a + b) * 0.25` with a = 1, b = 2 is exact in binary16. Without a
 /// control marker it proves nothing, and lint says so (main said "0 findings"); with one, the
 /// same file is a control and passes.
@@ -35,7 +40,7 @@ fn lint_reports_a_probe_that_cannot_discriminate_unless_the_file_says_control() 
     let body = "\tgl_FragColor = vec4((a + b) * 0.25, 0.0, 0.0, 1.0);";
     let test = "uniform float a 1.0\nuniform float b 2.0\ndraw rect -1 -1 2 2\nprobe all rgba 0.75 0.0 0.0 1.0\n";
     let file = fixture(&dir, "exact.shader_test", "", body, test);
-    let (code, out) = run(&["lint".as_ref(), file.as_os_str()]);
+    let (code, out) = on("lint", &file);
     assert_eq!(code, Some(1), "{out}");
     assert!(
         out.contains("exact.shader_test:20: probe does not discriminate"),
@@ -48,7 +53,7 @@ fn lint_reports_a_probe_that_cannot_discriminate_unless_the_file_says_control() 
         body,
         test,
     );
-    let (code, out) = run(&["lint".as_ref(), control.as_os_str()]);
+    let (code, out) = on("lint", &control);
     assert_eq!(code, Some(0), "{out}");
     assert!(
         out.contains("1 tests checked, 0 skipped, 0 findings"),
@@ -68,7 +73,7 @@ fn lint_reports_a_lowering_test_that_expects_the_binary32_value() {
         "\tgl_FragColor = vec4(fract(a / b * 1024.0), 0.0, 0.0, 1.0);",
         "uniform float a 1.0\nuniform float b 3.0\ndraw rect -1 -1 2 2\nprobe all rgba 0.333344 0.0 0.0 1.0\n",
     );
-    let (code, out) = run(&["lint".as_ref(), file.as_os_str()]);
+    let (code, out) = on("lint", &file);
     assert_eq!(code, Some(1), "{out}");
     assert!(
         out.contains(
@@ -90,7 +95,7 @@ fn bless_fills_the_lowered_values_and_expect_lines_and_twice_is_byte_identical()
         "\t// kept too\n\tgl_FragColor = vec4(fract(a / b * 1024.0), 0.0, 0.0, 1.0);",
         "uniform float a 1.0\nuniform float b 3.0\n# a [test] comment\ndraw rect -1 -1 2 2\nprobe all rgba   0.9 0 0.0 1\n",
     );
-    let (code, out) = run(&["bless".as_ref(), file.as_os_str()]);
+    let (code, out) = on("bless", &file);
     assert_eq!(code, Some(0), "{out}");
     let once = std::fs::read_to_string(&file).expect("read");
     assert!(once.contains("probe all rgba   0.25 0 0.0 1\n"), "{once}");
@@ -109,12 +114,12 @@ fn bless_fills_the_lowered_values_and_expect_lines_and_twice_is_byte_identical()
         once.contains("\t// kept too\n") && once.contains("# a [test] comment\n"),
         "{once}"
     );
-    let (code, out) = run(&["bless".as_ref(), file.as_os_str()]);
+    let (code, out) = on("bless", &file);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("0 probe values changed"), "{out}");
     assert_eq!(std::fs::read_to_string(&file).expect("read"), once);
     // The blessed file passes lint; blessed for softpipe it holds the binary32 value.
-    let (code, out) = run(&["lint".as_ref(), file.as_os_str()]);
+    let (code, out) = on("lint", &file);
     assert_eq!(code, Some(0), "{out}");
     let (code, out) = run(&[
         "bless".as_ref(),
@@ -149,18 +154,18 @@ fn new_writes_skeletons_that_lint_clean_and_bless_unchanged() {
         let file = dir.join(format!("{stage}_{version}.shader_test"));
         let written = std::fs::read_to_string(&file).expect("written");
         assert!(written.contains("fract(q * 1024.0)"), "{written}");
-        let (code, out) = run(&["lint".as_ref(), file.as_os_str()]);
+        let (code, out) = on("lint", &file);
         assert_eq!(code, Some(0), "{stage} {version}: {out}\n{written}");
         assert!(
             out.contains("1 tests checked, 0 skipped, 0 findings"),
             "{out}"
         );
-        let (code, out) = run(&["bless".as_ref(), file.as_os_str()]);
+        let (code, out) = on("bless", &file);
         assert_eq!(code, Some(0), "{out}");
         assert!(out.contains("0 probe values changed"), "{out}");
     }
     let again = dir.join("frag_100");
-    let (code, out) = run(&["new".as_ref(), again.as_os_str()]);
+    let (code, out) = on("new", &again);
     assert_eq!(code, Some(2), "{out}");
 }
 
@@ -183,9 +188,9 @@ fn suggest_finds_discriminating_values_or_says_why_none_exist() {
         "{out}"
     );
     assert!(out.contains("line 20: channel 0 binary16"), "{out}");
-    let (code, out) = run(&["bless".as_ref(), file.as_os_str()]);
+    let (code, out) = on("bless", &file);
     assert_eq!(code, Some(0), "{out}");
-    let (code, out) = run(&["lint".as_ref(), file.as_os_str()]);
+    let (code, out) = on("lint", &file);
     assert_eq!(code, Some(0), "{out}");
 
     // No values and no probe: suggest writes both (the probe at the best pixel).
@@ -203,7 +208,7 @@ fn suggest_finds_discriminating_values_or_says_why_none_exist() {
         written.contains("uniform float a ") && written.contains("\nprobe rgba "),
         "{written}"
     );
-    let (code, out) = run(&["lint".as_ref(), bare.as_os_str()]);
+    let (code, out) = on("lint", &bare);
     assert_eq!(code, Some(0), "{out}");
 
     let lone = fixture(
@@ -213,7 +218,7 @@ fn suggest_finds_discriminating_values_or_says_why_none_exist() {
         "\tgl_FragColor = vec4(fract(a), 0.0, 0.0, 1.0);",
         "uniform float a 1.0\ndraw rect -1 -1 2 2\nprobe all rgba 0.0 0.0 0.0 1.0\n",
     );
-    let (code, out) = run(&["suggest".as_ref(), lone.as_os_str()]);
+    let (code, out) = on("suggest", &lone);
     assert_eq!(code, Some(1), "{out}");
     assert!(
         out.contains("llvmpipe keeps the operation at binary32"),
@@ -227,7 +232,7 @@ fn suggest_finds_discriminating_values_or_says_why_none_exist() {
         "\tgl_FragColor = vec4(0.25, 0.0, 0.0, 1.0);",
         "draw rect -1 -1 2 2\nprobe all rgba 0.25 0.0 0.0 1.0\n",
     );
-    let (code, out) = run(&["suggest".as_ref(), constant.as_os_str()]);
+    let (code, out) = on("suggest", &constant);
     assert_eq!(code, Some(1), "{out}");
     assert!(
         out.contains("no probed value reaches a binary16 operation"),
@@ -267,7 +272,7 @@ fn suggest_finds_values_for_the_igalia_anchors_without_theirs() {
         let name = path.file_name().expect("name").to_string_lossy();
         std::fs::write(dir.join(format!("{i:02}_{name}")), stripped).expect("write");
     }
-    let (_, out) = run(&["suggest".as_ref(), dir.as_os_str()]);
+    let (_, out) = on("suggest", &dir);
     let found = out
         .lines()
         .find(|l| l.contains(" tests got values that discriminate on llvmpipe"))
@@ -286,10 +291,10 @@ fn try_runs_every_lane_here_and_checks_the_claims() {
     }
     let dir = temp_dir("author-try");
     let file = dir.join("div");
-    let (code, out) = run(&["new".as_ref(), file.as_os_str()]);
+    let (code, out) = on("new", &file);
     assert_eq!(code, Some(0), "{out}");
     let file = dir.join("div.shader_test");
-    let (code, out) = run(&["bless".as_ref(), file.as_os_str()]);
+    let (code, out) = on("bless", &file);
     assert_eq!(code, Some(0), "{out}");
     let results = dir.join("try");
     let (code, out) = run(&[
