@@ -4,6 +4,7 @@
 //! header a test states its claim in ([`header`]), the margins of a probe ([`margin`]).
 
 pub(crate) mod bless;
+mod edit;
 pub(crate) mod header;
 pub(crate) mod margin;
 pub(crate) mod new;
@@ -51,4 +52,39 @@ pub(crate) fn read_test(path: &Path) -> Result<(String, ShaderTest), ParseError>
     let bytes = read_file(path)?;
     let test = parse_bytes(path, &bytes)?;
     Ok((String::from_utf8_lossy(&bytes).into_owned(), test))
+}
+
+/// `work` on every item, on one thread per CPU, the results in the items' order (`None` for an
+/// item whose thread panicked).
+pub(crate) fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    work: impl Fn(&T) -> R + Sync,
+) -> Vec<Option<R>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.min(items.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else {
+                            return done;
+                        };
+                        done.push((i, work(item)));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut slots: Vec<Option<R>> = items.iter().map(|_| None).collect();
+    for (i, r) in results {
+        slots[i] = Some(r);
+    }
+    slots
 }

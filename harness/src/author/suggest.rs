@@ -14,10 +14,11 @@
 //! operation on 32-bit sources, or a driver that lowers nothing), or the difference stays
 //! inside `H` or under the probe's tolerance.
 
+use super::edit::{current, editable, uniform_line, with_values, Editable};
 use super::margin::{tolerance_of, Margin};
-use super::numbers::{format_value, replace_trailing};
+use super::numbers::format_value;
 use super::uniforms::{declared, Kind, Uniform};
-use super::{fail, read_test};
+use super::{fail, in_parallel, read_test};
 use crate::discover::find_tests;
 use halfcheck_emu::{predict_with, Choices, Mode};
 use halfcheck_piglit::shader_test::{parse_str, ShaderTest};
@@ -148,38 +149,6 @@ fn rank(probes: &[ProbeScore]) -> (usize, usize, f64) {
     )
 }
 
-/// `work` on every item, on one thread per CPU, the results in the items' order (`None` for an
-/// item whose thread panicked).
-fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<Option<R>> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads.min(items.len()))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(item) = items.get(i) else {
-                            return done;
-                        };
-                        done.push((i, work(item)));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    let mut slots: Vec<Option<R>> = items.iter().map(|_| None).collect();
-    for (i, r) in results {
-        slots[i] = Some(r);
-    }
-    slots
-}
-
 /// The search's state: the best values so far and what every evaluation showed.
 struct Search<'a> {
     best: Evaluation,
@@ -252,17 +221,6 @@ enum Outcome {
     /// Values that discriminate under the rules' binary16, where the profile keeps the
     /// operations at binary32.
     RulesOnly,
-}
-
-/// A test's text, split so that uniform lines can be set and a probe added.
-struct Editable {
-    lines: Vec<String>,
-    /// Per searched uniform: the line setting it (`None`: inserted before the first draw).
-    setters: Vec<Option<usize>>,
-    /// Where an inserted uniform line goes.
-    first_draw: usize,
-    /// Whether the test has a probe of its own.
-    has_probes: bool,
 }
 
 /// Runs `halfcheck suggest`: exit 0 when every file got values that discriminate (as floats at
@@ -523,125 +481,6 @@ fn why_not(
     "the tolerance hides it: binary16 and binary32 differ, but the binary16 value stays inside \
      the highp interval H or within the probe's tolerance of it in the 8-bit view"
         .to_string()
-}
-
-/// The file split for editing: where each uniform is set, where new ones go.
-fn editable(text: &str, test: &ShaderTest, uniforms: &[Uniform]) -> Editable {
-    let lines: Vec<String> = text.split_inclusive('\n').map(str::to_string).collect();
-    let test_start = lines
-        .iter()
-        .position(|l| l.trim() == "[test]")
-        .map_or(lines.len(), |i| i + 1);
-    let first_draw = lines[test_start.min(lines.len())..]
-        .iter()
-        .position(|l| {
-            let l = l.trim_start();
-            l.starts_with("draw") || l.starts_with("dispatch")
-        })
-        .map_or(0, |i| test_start + i);
-    let setters = uniforms
-        .iter()
-        .map(|u| {
-            let setting: Vec<usize> = (test_start..lines.len())
-                .filter(|&i| {
-                    let mut words = lines[i].split_whitespace();
-                    words.next() == Some("uniform") && words.nth(1) == Some(u.name.as_str())
-                })
-                .collect();
-            match setting.as_slice() {
-                [one] => Some(*one),
-                _ => None,
-            }
-        })
-        .collect();
-    let has_probes = test
-        .commands
-        .iter()
-        .any(|c| matches!(c.value, halfcheck_piglit::shader_test::Command::Probe(_)));
-    Editable {
-        lines,
-        setters,
-        first_draw,
-        has_probes,
-    }
-}
-
-/// A uniform's values as the file sets them (1 where it does not).
-fn current(lines: &[String], setter: Option<usize>, uniform: &Uniform) -> Vec<f32> {
-    let mut values = vec![1.0; uniform.components];
-    if let Some(line) = setter.and_then(|i| lines.get(i)) {
-        let numbers: Vec<f32> = super::numbers::number_spans(line)
-            .into_iter()
-            .filter_map(|s| line[s].parse::<f64>().ok())
-            .map(|v| v as f32)
-            .collect();
-        let skip = numbers.len().saturating_sub(uniform.components);
-        for (slot, v) in values.iter_mut().zip(&numbers[skip..]) {
-            *slot = *v;
-        }
-    }
-    values
-}
-
-/// `uniform TYPE NAME VALUES`.
-fn uniform_line(uniform: &Uniform, values: &[f32]) -> String {
-    let values: Vec<String> = values
-        .iter()
-        .map(|&v| match uniform.kind {
-            Kind::Float => format_value(v),
-            Kind::Int | Kind::Uint => format!("{}", v as i64),
-        })
-        .collect();
-    format!(
-        "uniform {} {} {}",
-        uniform.type_name,
-        uniform.name,
-        values.join(" ")
-    )
-}
-
-/// The file with `values` set (each uniform's line rewritten, or inserted before the first
-/// draw), and `probe` appended (the window probe of a test with none).
-fn with_values(
-    editable: &Editable,
-    uniforms: &[Uniform],
-    values: &[Vec<f32>],
-    probe: Option<&str>,
-) -> String {
-    let mut lines = editable.lines.clone();
-    let mut inserted = String::new();
-    for ((u, v), setter) in uniforms.iter().zip(values).zip(&editable.setters) {
-        match setter {
-            Some(i) => {
-                let line = &lines[*i];
-                let new = match u.kind {
-                    Kind::Float => replace_trailing(line, v),
-                    Kind::Int | Kind::Uint => None,
-                };
-                lines[*i] = new.unwrap_or_else(|| {
-                    let end = if line.ends_with('\n') { "\n" } else { "" };
-                    format!("{}{end}", uniform_line(u, v))
-                });
-            }
-            None if editable.first_draw > 0 => {
-                inserted.push_str(&uniform_line(u, v));
-                inserted.push('\n');
-            }
-            None => {}
-        }
-    }
-    if !inserted.is_empty() {
-        lines.insert(editable.first_draw, inserted);
-    }
-    let mut text = lines.concat();
-    if let Some(probe) = probe {
-        if !text.ends_with('\n') {
-            text.push('\n');
-        }
-        text.push_str(probe);
-        text.push('\n');
-    }
-    text
 }
 
 /// Predicts the test with `values` and scores every probe at its best pixel.
