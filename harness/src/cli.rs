@@ -159,6 +159,14 @@ enum Commands {
     /// Work on a driver's expectations file.
     #[command(subcommand)]
     Expectations(ExpectationsCommand),
+    /// Write the skeleton of a mediump case: the corpus's header, the amplifier idiom.
+    New(crate::author::new::NewArgs),
+    /// Search uniform values and probed pixels that make a test discriminate.
+    Suggest(crate::author::suggest::SuggestArgs),
+    /// Fill a test's probe values and `# Expect` lines from a profile's predictions.
+    Bless(crate::author::bless::BlessArgs),
+    /// Run one test on every lane here and on piglit: one table of verdicts and margins.
+    Try(crate::author::try_cmd::TryArgs),
     /// Internal: run tests sent on stdin (started by `run`).
     #[command(hide = true)]
     Worker {
@@ -471,6 +479,10 @@ pub fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Commands::New(args) => crate::author::new::run(&args),
+        Commands::Suggest(args) => crate::author::suggest::run(&args),
+        Commands::Bless(args) => crate::author::bless::run(&args),
+        Commands::Try(args) => crate::author::try_cmd::run(&args),
         Commands::Worker { options } => {
             let code = match serde_json::from_str::<WorkerOptions>(&options) {
                 Ok(worker) => worker_main(worker.backend, &worker.options),

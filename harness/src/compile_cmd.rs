@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use halfcheck_compiler::analysis::why::why;
 use halfcheck_compiler::{compile, ir, CompileOptions, Model, Stage};
 
 use halfcheck_piglit::program::glsl_es_version;
@@ -67,6 +68,10 @@ pub(crate) struct CompileArgs {
     /// Dump format.
     #[arg(long, value_enum, default_value = "sexpr")]
     pub format: DumpFormat,
+    /// After the IR, name for each operation the driver's IR (Mesa's later pipeline
+    /// included) keeps at 32 bits the rule of the spec or of Mesa's passes that decided it.
+    #[arg(long, requires = "dump_ir")]
+    pub why: bool,
 }
 
 fn to_stage(s: StageArg) -> Stage {
@@ -164,8 +169,22 @@ pub(crate) fn run(args: &CompileArgs) -> Result<String, String> {
     if !args.dump_ir {
         return Ok(String::new());
     }
-    Ok(match args.format {
+    let mut out = match args.format {
         DumpFormat::Sexpr => ir::dump::to_sexpr(&module),
         DumpFormat::Json => ir::dump::to_json(&module) + "\n",
-    })
+    };
+    if args.why {
+        if args.format == DumpFormat::Json {
+            return Err("--why annotates the s-expression dump, not --format json".to_string());
+        }
+        let kept = why(&source, stage, &name, &options).map_err(|e| e.to_string())?;
+        out.push_str(&format!("; kept at 32 bits: {}\n", kept.len()));
+        for k in kept {
+            out.push_str(&format!(
+                "; {}:{}:{}: {}: {}\n",
+                name, k.location.line, k.location.column, k.operation, k.rule
+            ));
+        }
+    }
+    Ok(out)
 }

@@ -6,6 +6,7 @@
 //! needs attention) -> [`outputs`] (`junit.xml`, CSV, piglit's format) and [`console`]
 //! (progress, summary). `ARCHITECTURE.md` has the whole picture.
 
+pub(crate) mod author;
 pub mod backend;
 pub mod cli;
 pub(crate) mod compare;

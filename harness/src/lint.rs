@@ -14,17 +14,18 @@
 //!   (what a conforming driver may give where the spec leaves the result open).
 //!
 //! Each file gets `--timeout` ([`LINT_TIME_LIMIT`]) on the emulator. Tests whose shaders declare nothing lowp
-//! or mediump are skipped (n/a), and negative
-//! controls (lowering everything the rules allow changes no probed value) need not
-//! discriminate.
+//! or mediump are skipped (n/a).
 
+use crate::author::header::{Header, PLAIN_LANE};
+use crate::author::margin::{probe_margins, tolerance_of};
+use crate::author::read_test;
 use crate::discover::find_tests;
 use crate::time_limit;
 use halfcheck_compiler::analysis::foldable::foldable_patterns;
 use halfcheck_compiler::{compile, parse_shader, CompileOptions, Model};
 use halfcheck_emu::{predict as run_emulator, Mode};
 use halfcheck_piglit::probe::unorm8;
-use halfcheck_piglit::shader_test::{parse_file, ShaderTest, SourceKind};
+use halfcheck_piglit::shader_test::{ShaderTest, SourceKind};
 use halfcheck_verdict::{compiler_stage, declares_reduced_precision, predict, ChannelPrediction};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -71,8 +72,8 @@ pub(crate) fn lint(paths: &[PathBuf], limit: Duration) -> LintReport {
         });
     }
     for file in files {
-        let test = match parse_file(&file.path) {
-            Ok(test) => test,
+        let (text, test) = match read_test(&file.path) {
+            Ok(read) => read,
             Err(e) => {
                 report.findings.push(Finding {
                     test: file.name,
@@ -86,7 +87,8 @@ pub(crate) fn lint(paths: &[PathBuf], limit: Duration) -> LintReport {
             report.skipped.push((file.name, NOT_APPLICABLE.to_string()));
             continue;
         }
-        let Some(linted) = time_limit::within(limit, move || lint_test(&test)) else {
+        let header = Header::read(&text);
+        let Some(linted) = time_limit::within(limit, move || lint_test(&test, &header)) else {
             report.skipped.push((
                 file.name,
                 format!(
@@ -114,7 +116,7 @@ pub(crate) fn lint(paths: &[PathBuf], limit: Duration) -> LintReport {
 }
 
 /// The findings of one test, as (line, message).
-fn lint_test(test: &ShaderTest) -> Result<Vec<(usize, String)>, String> {
+fn lint_test(test: &ShaderTest, header: &Header) -> Result<Vec<(usize, String)>, String> {
     let mut found = foldable(test);
     let emulated = run_emulator(test, Mode::Mediump);
     if emulated.probes.is_empty() {
@@ -136,34 +138,20 @@ fn lint_test(test: &ShaderTest) -> Result<Vec<(usize, String)>, String> {
             (0..p.channels).map_while(|c| p.at(x, y, c)).collect()
         })
         .collect();
-    // A control: lowering everything the rules allow changes nothing the probes read.
-    let control = reported
-        .iter()
-        .flatten()
-        .all(|p| p.highp.to_bits() == p.mediump_spec.to_bits());
+    let control = header.says_control(PLAIN_LANE);
     for (probe, channels) in emulated.probes.iter().zip(reported) {
-        let tolerance = |c: usize| probe.tolerance.get(c).copied().unwrap_or(0.01);
+        let tolerance = |c: usize| tolerance_of(&probe.tolerance, c);
         // A probe of values that rest on something never written can discriminate nothing,
         // by design (a case about such reads).
-        let indeterminate = channels
-            .iter()
-            .all(|p| p.indeterminate || p.highp.to_bits() == p.mediump_spec.to_bits());
+        let indeterminate = channels.iter().any(|p| p.indeterminate)
+            && channels
+                .iter()
+                .all(|p| p.indeterminate || p.highp.to_bits() == p.mediump_spec.to_bits());
         if !control && !indeterminate {
-            let margins: Vec<(f64, f64)> = channels
-                .iter()
-                .enumerate()
-                .map(|(c, p)| margins(p, tolerance(c)))
-                .collect();
-            let by_bounds = margins
-                .iter()
-                .any(|&(float, byte)| float > 0.0 && byte > 0.0);
-            let by_reference = channels
-                .iter()
-                .enumerate()
-                .any(|(c, p)| reference_margin(p) > tolerance(c));
-            if !by_bounds && !by_reference {
+            let margins = probe_margins(&channels, tolerance, |p| p.mediump_spec);
+            if !margins.iter().any(|m| m.discriminates()) {
                 let (float, byte) = margins.iter().fold((f64::MIN, f64::MIN), |acc, m| {
-                    (acc.0.max(m.0), acc.1.max(m.1))
+                    (acc.0.max(m.float), acc.1.max(m.byte))
                 });
                 found.push((
                     probe.line,
@@ -171,7 +159,8 @@ fn lint_test(test: &ShaderTest) -> Result<Vec<(usize, String)>, String> {
                         "probe does not discriminate: on no channel is the mediump value \
                          outside the highp interval in both views (best margin {float:.3e} \
                          as floats, {byte:.4} in the 8-bit view after the {} tolerance), nor \
-                         apart from the highp value in the 8-bit view",
+                         apart from the highp value in the 8-bit view; a control says so in \
+                         its header (`# Control: ...`)",
                         tolerance(0)
                     ),
                 ));
@@ -179,6 +168,18 @@ fn lint_test(test: &ShaderTest) -> Result<Vec<(usize, String)>, String> {
         }
         for (c, (p, &expected)) in channels.iter().zip(&probe.expected).enumerate() {
             let near = |v: f32| (f64::from(unorm8(v)) - expected).abs() <= tolerance(c);
+            if !control && near(p.highp) && !near(p.mediump) && !near(p.mediump_spec) {
+                found.push((
+                    probe.line,
+                    format!(
+                        "expected {expected} on channel {c} is the binary32 prediction ({}), \
+                         but the test expects lowering: binary16 gives {} (`halfcheck bless` \
+                         writes it)",
+                        p.highp, p.mediump
+                    ),
+                ));
+                continue;
+            }
             // A value a conforming highp evaluation may give (where the spec leaves the
             // result undefined or to the driver) is no mistake either.
             let (lo, hi) = (p.highp_bounds.lo, p.highp_bounds.hi);
@@ -198,38 +199,8 @@ fn lint_test(test: &ShaderTest) -> Result<Vec<(usize, String)>, String> {
     Ok(found)
 }
 
-/// How far apart the binary16 (`spec` model) and binary32 values lie in the 8-bit view: what a
-/// driver's own highp reference run can show.
-fn reference_margin(p: &ChannelPrediction) -> f64 {
-    (f64::from(unorm8(p.mediump_spec)) - f64::from(unorm8(p.highp))).abs()
-}
-
-/// How far the mediump value lies outside `H`: as floats, and in the 8-bit view beyond the
-/// tolerance (positive: it discriminates).
-fn margins(p: &ChannelPrediction, tolerance: f64) -> (f64, f64) {
-    let m = f64::from(p.mediump_spec);
-    let (lo, hi) = (p.highp_bounds.lo, p.highp_bounds.hi);
-    let float = if m < lo {
-        lo - m
-    } else if m > hi {
-        m - hi
-    } else {
-        -(m - lo).min(hi - m)
-    };
-    let view = |x: f64| f64::from(unorm8(x as f32));
-    let (q, qlo, qhi) = (view(m), view(lo), view(hi));
-    let byte = if q < qlo {
-        qlo - q
-    } else if q > qhi {
-        q - qhi
-    } else {
-        0.0
-    };
-    (float, byte - tolerance)
-}
-
 /// Foldable expressions in the test's GLSL shaders, at their lines in the file.
-fn foldable(test: &ShaderTest) -> Vec<(usize, String)> {
+pub(crate) fn foldable(test: &ShaderTest) -> Vec<(usize, String)> {
     let options = CompileOptions {
         model: Model::Spec,
         lower: false,

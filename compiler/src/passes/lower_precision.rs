@@ -77,6 +77,12 @@ fn fixed(op: Op) -> Fixed {
     }
 }
 
+/// Whether `op` is a built-in whose result precision the spec fixes and that Mesa computes at
+/// 32 bits, its result entering a 16-bit tree like a variable read (`compile --why`).
+pub(crate) fn fixed_at_32_bits(op: Op) -> bool {
+    fixed(op) == Fixed::Leaf
+}
+
 /// Intrinsics that are plain math and lower like operations.
 fn math_intrinsic(name: &str) -> bool {
     matches!(
