@@ -103,6 +103,10 @@ enum Commands {
         /// An earlier run to report regressions against, as `run --baseline`.
         #[arg(long)]
         baseline: Option<PathBuf>,
+        /// Refuse to merge (exit 2, nothing written) when the expectations are stale for the
+        /// merged run, as `run --strict-expectations`.
+        #[arg(long, requires = "expectations")]
+        strict_expectations: bool,
     },
     /// Measure a driver's profile: run a battery of probes, infer every choice the emulator
     /// makes, and write the profile (YAML) with the evidence for each.
@@ -265,7 +269,8 @@ struct RunArgs {
     /// Run even when GL_RENDERER does not match the expectations' renderer.
     #[arg(long)]
     skip_renderer_check: bool,
-    /// Refuse to run (exit 2) when an expectation entry matches no test under the paths.
+    /// Refuse to run (exit 2) when the expectations are stale for the run's selection: an
+    /// entry, `flakes` or `skips` pattern for no test (`Expectations::stale`).
     #[arg(long, requires = "expectations")]
     strict_expectations: bool,
     /// An earlier run (results.json, journal or directory): report regressions against it and
@@ -400,10 +405,12 @@ pub fn main() -> ExitCode {
             force,
             expectations,
             baseline,
+            strict_expectations,
         } => merge_command(
             &inputs,
             &output,
             force,
+            strict_expectations,
             expectations.as_deref(),
             baseline.as_deref(),
         ),
@@ -643,17 +650,6 @@ fn run_command(args: RunArgs) -> ExitCode {
             resume(dir, &continued.settings, &hooks)
         }
         _ => {
-            if args.strict_expectations {
-                let stale = crate::discover::names_under(&args.paths)
-                    .map(|names| review.stale(&names))
-                    .unwrap_or_default();
-                if !stale.is_empty() {
-                    stale
-                        .iter()
-                        .for_each(|line| log::error!("{line} (--strict-expectations)"));
-                    return ExitCode::from(2);
-                }
-            }
             let emu_profile =
                 match resolve_profile(args.emu_profile.as_deref().unwrap_or("llvmpipe")) {
                     Ok((spec, _)) => spec,
@@ -711,6 +707,14 @@ fn run_command(args: RunArgs) -> ExitCode {
                     .results
                     .unwrap_or_else(|| PathBuf::from(DEFAULT_RESULTS)),
             };
+            if args.strict_expectations {
+                let strict = crate::runner::select(&options)
+                    .and_then(|(selection, _)| review.refuse_stale(Some(&selection)));
+                if let Err(e) = strict {
+                    log::error!("{e}");
+                    return ExitCode::from(2);
+                }
+            }
             log::debug!(
                 target: LOG_TARGET,
                 "run {:?} with {:?} into {}",
@@ -768,16 +772,24 @@ fn resume_args(dir: &Path, args: &RunArgs) -> Result<Continued, String> {
 }
 
 /// `halfcheck merge`: exits as `run` does (1 when the merged run has anything unexpected, 2
-/// when the shards cannot be merged).
+/// when the shards cannot be merged or, `strict`, its expectations are stale).
 fn merge_command(
     inputs: &[PathBuf],
     output: &Path,
     force: bool,
+    strict: bool,
     expectations: Option<&Path>,
     baseline: Option<&Path>,
 ) -> ExitCode {
     let merged = load_review(expectations, baseline).and_then(|review| {
-        let merged = merge(inputs, output, force, std::env::args().collect(), &review)?;
+        let merged = merge(
+            inputs,
+            output,
+            force,
+            strict,
+            std::env::args().collect(),
+            &review,
+        )?;
         Ok((merged, review))
     });
     match merged {
@@ -818,17 +830,14 @@ fn print_outcome(
         .parent()
         .unwrap_or(Path::new("."))
         .join(outputs::FAILURES_CSV);
-    let names = results
-        .run
-        .selection
-        .as_ref()
-        .and_then(|s| crate::discover::names_under(&s.paths).ok())
-        .unwrap_or_default();
+    let notes = review
+        .stale(results.run.selection.as_ref())
+        .unwrap_or_else(|e| vec![format!("stale expectations not checked: {e}")]);
     let ending = Ending {
         exit: code,
         failures_csv: &failures_csv,
         shown,
-        notes: &review.stale(&names),
+        notes: &notes,
     };
     out!("{}", summary(results, review, &ending));
     if let Some(comparison) = review.comparison(results) {

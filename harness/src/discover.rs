@@ -359,6 +359,62 @@ impl Selected {
     }
 }
 
+/// What a run's expectations are checked against for stale entries (`Review::stale`): the
+/// run's selection, and every test of the suites its paths lie in, before any filter (a
+/// subfolder's run knows the rest of its suite).
+#[derive(Debug)]
+pub(crate) struct Suites {
+    selected: Selected,
+    names: BTreeSet<String>,
+}
+
+impl Suites {
+    /// Walks the suite roots of `selection`'s paths; an error when a path cannot be walked.
+    pub(crate) fn of(selection: &Selection) -> Result<Self, String> {
+        let given = find(&selection.paths);
+        if !given.errors.is_empty() {
+            return Err(given.errors.join("; "));
+        }
+        let roots: Vec<PathBuf> = selection
+            .paths
+            .iter()
+            .map(|path| {
+                let path = absolute(path);
+                Roots::above(&path)
+                    .root()
+                    .map_or(path.clone(), Path::to_path_buf)
+            })
+            .collect();
+        // The paths given were walked whole; elsewhere in their suites, an unreadable folder
+        // only hides tests.
+        let names = given
+            .tests
+            .into_iter()
+            .chain(find(&roots).tests)
+            .map(|t| t.name)
+            .collect();
+        Ok(Suites {
+            selected: Selected::new(selection)?,
+            names,
+        })
+    }
+
+    /// Whether the run selects `name` (see [`Selected::selects`]).
+    pub(crate) fn selects(&self, name: &str) -> bool {
+        self.selected.selects(name)
+    }
+
+    /// Whether a test named `name` is in the suites.
+    pub(crate) fn has(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+
+    /// The names of the suites' tests, sorted.
+    pub(crate) fn names(&self) -> impl Iterator<Item = &str> {
+        self.names.iter().map(String::as_str)
+    }
+}
+
 /// Reads a `--test-list` file: one test name per line; blank lines and `#` comments skipped.
 pub(crate) fn read_test_list(path: &Path) -> Result<Vec<String>, String> {
     let text = read_regular_text(path, MAX_SETTINGS_BYTES)

@@ -22,6 +22,7 @@
 //! unexpected, and `n/a` matches only an expected `n/a`. Tests that were skipped or broke are
 //! judged by their status alone.
 
+use crate::discover::Suites;
 use crate::results::read::{check_yaml_nesting, read_regular_text, MAX_SETTINGS_BYTES};
 use crate::results::Verdict;
 use crate::results::{quote, ResultsFile, Status, TestResult};
@@ -181,7 +182,21 @@ pub struct Expectations {
     default: Expected,
     entries: Vec<Entry>,
     flakes: Vec<Regex>,
-    skip_patterns: Vec<String>,
+    skips: Vec<Regex>,
+}
+
+/// The patterns of `list` (`flakes`, `skips`) that match no test of `suites`, as
+/// `flakes[0]: '^gone/'`.
+fn stale_patterns<'a>(
+    list: &'a str,
+    patterns: &'a [Regex],
+    suites: &'a Suites,
+) -> impl Iterator<Item = String> + 'a {
+    patterns
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| !suites.names().any(|n| r.is_match(n)))
+        .map(move |(i, r)| format!("{list}[{i}]: '{}'", quote::cut(r.as_str())))
 }
 
 /// A result that differs from its expectation.
@@ -324,25 +339,28 @@ impl Expectations {
             default: file.default,
             entries,
             flakes: regexes(file.flakes, "flakes")?,
-            skip_patterns: {
-                regexes(file.skips.clone(), "skips")?;
-                file.skips
-            },
+            skips: regexes(file.skips, "skips")?,
         })
     }
 
-    /// The entries and `flakes` patterns that match none of `names` (the tests under a run's
-    /// paths), as `tests[3]: name 'cases/gone.shader_test'`: stale, or written for another
-    /// suite root.
-    pub(crate) fn unmatched(&self, names: &[String]) -> Vec<String> {
-        let (entries, flakes) = self.unmatched_indices(names);
-        let entries = entries
-            .into_iter()
-            .map(|i| format!("tests[{i}]: {}", self.entries[i].selector.describe()));
-        let flakes = flakes
-            .into_iter()
-            .map(|i| format!("flakes[{i}]: '{}'", quote::cut(self.flakes[i].as_str())));
-        entries.chain(flakes).collect()
+    /// The entries, `flakes` and `skips` stale for a run, as `tests[3]: name
+    /// 'cases/gone.shader_test'`: a `name:` the run selects that is no test, a pattern that
+    /// matches no test of the run's suites. A name the run does not select, or a pattern that
+    /// matches only tests the run left out, is for tests outside the run: not stale.
+    pub(crate) fn stale(&self, suites: &Suites) -> Vec<String> {
+        let entries = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| match &e.selector {
+                Selector::Name(name) => suites.selects(name) && !suites.has(name),
+                selector => !suites.names().any(|n| selector.matches(n)),
+            })
+            .map(|(i, e)| format!("tests[{i}]: {}", e.selector.describe()));
+        entries
+            .chain(stale_patterns("flakes", &self.flakes, suites))
+            .chain(stale_patterns("skips", &self.skips, suites))
+            .collect()
     }
 
     /// The indices of the `tests:` entries and of the `flakes` that match none of `names`.
@@ -366,8 +384,8 @@ impl Expectations {
     }
 
     /// The `skips` patterns: tests matching them are not run.
-    pub(crate) fn skip_patterns(&self) -> &[String] {
-        &self.skip_patterns
+    pub(crate) fn skip_patterns(&self) -> Vec<String> {
+        self.skips.iter().map(|r| r.as_str().to_string()).collect()
     }
 
     /// What `name` is expected to give, and the matching entry's reason.

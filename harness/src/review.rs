@@ -24,8 +24,9 @@
 //! A flake is reported apart and never fails a run; every other finding does.
 
 use crate::compare::{compare, is_regression, Comparison};
+use crate::discover::Suites;
 use crate::expectations::Expectations;
-use crate::results::{Attempt, ResultsFile, Status, TestResult, Verdict};
+use crate::results::{Attempt, ResultsFile, Selection, Status, TestResult, Verdict};
 use std::path::Path;
 
 /// Why a test needs attention.
@@ -367,32 +368,40 @@ impl Review {
         self.baseline.as_ref().map(|b| compare(b, results))
     }
 
-    /// What is stale in the expectations, given the `names` of the tests under the run's
-    /// paths: one line naming the entries that match none of them (the first few), and one
+    /// What is stale in the expectations of a run that selected `selection`
+    /// (`Expectations::stale`): one line naming the stale entries (the first few), and one
     /// naming the suite root when the tests' names start with another folder than the
-    /// entries'. Empty when every entry matches a test, or without expectations.
-    pub(crate) fn stale(&self, names: &[String]) -> Vec<String> {
+    /// entries'. Empty without expectations; an error when the run's tests cannot be listed.
+    pub(crate) fn stale(&self, selection: Option<&Selection>) -> Result<Vec<String>, String> {
         const NAMED: usize = 3;
         let Some(expectations) = &self.expectations else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
-        let unmatched = expectations.unmatched(names);
-        if unmatched.is_empty() {
-            return Vec::new();
+        let selection = selection
+            .ok_or_else(|| "the run does not record which tests it selected".to_string())?;
+        let suites = Suites::of(selection)?;
+        let stale = expectations.stale(&suites);
+        let mut lines = Vec::new();
+        if !stale.is_empty() {
+            let more = stale.len().saturating_sub(NAMED);
+            lines.push(format!(
+                "stale expectations: {} {} no test of the run's suites: {}{}",
+                stale.len(),
+                if stale.len() == 1 {
+                    "entry matches"
+                } else {
+                    "entries match"
+                },
+                stale[..stale.len().min(NAMED)].join("; "),
+                if more > 0 {
+                    format!("; and {more} more")
+                } else {
+                    String::new()
+                }
+            ));
         }
-        let more = unmatched.len().saturating_sub(NAMED);
-        let mut lines = vec![format!(
-            "stale expectations: {} entries match no test under the run's paths: {}{}",
-            unmatched.len(),
-            unmatched[..unmatched.len().min(NAMED)].join("; "),
-            if more > 0 {
-                format!("; and {more} more")
-            } else {
-                String::new()
-            }
-        )];
-        let roots: std::collections::BTreeSet<&str> = names
-            .iter()
+        let roots: std::collections::BTreeSet<&str> = suites
+            .names()
             .filter_map(|n| n.split_once('/').map(|(root, _)| root))
             .collect();
         let written = expectations.roots();
@@ -413,14 +422,27 @@ impl Review {
                 quote(written.iter().map(String::as_str).collect())
             ));
         }
-        lines
+        Ok(lines)
+    }
+
+    /// `--strict-expectations`: an error holding [`Review::stale`]'s lines, or saying why
+    /// they cannot be known.
+    pub(crate) fn refuse_stale(&self, selection: Option<&Selection>) -> Result<(), String> {
+        let lines = self
+            .stale(selection)
+            .map_err(|e| format!("cannot check the expectations for stale entries: {e}"))?;
+        if lines.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("{} (--strict-expectations)", lines.join("\n")))
+        }
     }
 
     /// The expectations' `skips`, as `-x` patterns.
     pub(crate) fn skip_patterns(&self) -> Vec<String> {
         self.expectations
             .as_ref()
-            .map(|e| e.skip_patterns().to_vec())
+            .map(Expectations::skip_patterns)
             .unwrap_or_default()
     }
 

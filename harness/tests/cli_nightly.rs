@@ -410,47 +410,76 @@ fn a_flake_the_expectations_excuse_is_counted_once_and_shown_as_a_flake_everywhe
     assert_valid_junit(&dir.join("junit.xml"));
 }
 
-/// Item 5: an entry matching no test was ignored in silence, and a copy of the suite under
-/// another folder name gave unexpected results with no hint why. The summary lists the
-/// stale entries and names the suite root; `--strict-expectations` refuses them.
+/// A suite marked at `root/name`, with the first `count` cases of `cases/arithmetic` copied
+/// into each of `folders`; returns its path.
+fn small_suite(root: &Path, name: &str, folders: &[&str], count: usize) -> PathBuf {
+    let suite = root.join(name);
+    std::fs::create_dir_all(&suite).expect("mkdir");
+    std::fs::write(suite.join(".halfcheck-suite"), "").expect("writes");
+    for folder in folders {
+        std::fs::create_dir_all(suite.join(folder)).expect("mkdir");
+        for test in shader_tests(&arithmetic()).iter().take(count) {
+            let file = test.file_name().expect("a file name");
+            std::fs::copy(test, suite.join(folder).join(file)).expect("copies");
+        }
+    }
+    suite
+}
+
+/// `halfcheck run --backend mock --no-report --expectations FILE ARGS... PATH` into
+/// `dir`, `--strict-expectations` when `strict`.
+fn judged_night(
+    dir: &Path,
+    expectations: &Path,
+    strict: bool,
+    args: &[&str],
+    path: &Path,
+) -> Output {
+    output({
+        let mut c = run(dir, &["--backend", "mock", "--no-report", "--expectations"]);
+        c.arg(expectations).args(args);
+        if strict {
+            c.arg("--strict-expectations");
+        }
+        c.arg(path);
+        c
+    })
+}
+
+/// Asserts that a command was refused: exit 2, `message` in its output, `unwritten` absent.
+fn assert_refused(refused: &Output, message: &str, unwritten: &Path) {
+    assert_eq!(refused.status.code(), Some(2), "{}", text(refused));
+    assert!(text(refused).contains(message), "{}", text(refused));
+    assert!(!unwritten.exists(), "{}", unwritten.display());
+}
+
+/// `text` written to `root/file`; returns its path.
+fn write_file(root: &Path, file: &str, text: &str) -> PathBuf {
+    let path = root.join(file);
+    std::fs::write(&path, text).expect("writes");
+    path
+}
+
+/// Item 5: expectations written for another suite root are no test of the run: the summary
+/// lists the glob that matches nothing and names both roots, and `--strict-expectations`
+/// refuses to run. The name outside the run's paths is not listed.
 #[test]
 fn stale_expectations_are_listed_and_refused_when_strict() {
     let root = temp_dir("nightly-stale");
-    let copy = root.join("nightly-copy");
-    std::fs::create_dir_all(copy.join("arithmetic")).expect("mkdir");
-    std::fs::write(copy.join(".halfcheck-suite"), "").expect("writes");
-    for test in shader_tests(&arithmetic()).iter().take(3) {
-        let name = test.file_name().expect("a file name");
-        std::fs::copy(test, copy.join("arithmetic").join(name)).expect("copies");
-    }
-    let expectations = root.join("expect.yaml");
-    std::fs::write(
-        &expectations,
+    let copy = small_suite(&root, "nightly-copy", &["arithmetic"], 3);
+    let expectations = write_file(
+        &root,
+        "expect.yaml",
         "tests:\n  - glob: 'cases/arithmetic/*'\n    status: pass\n    reason: all pass\n  \
          - name: cases/arithmetic/gone.shader_test\n    status: fail\n    reason: removed\n",
-    )
-    .expect("writes");
-    let night = |dir: &str, strict: bool| {
-        output({
-            let mut c = run(
-                &root.join(dir),
-                &["--backend", "mock", "--no-report", "--expectations"],
-            );
-            c.arg(&expectations);
-            if strict {
-                c.arg("--strict-expectations");
-            }
-            c.arg(&copy);
-            c
-        })
-    };
-    let lenient = night("lenient", false);
+    );
+    let lenient = judged_night(&root.join("lenient"), &expectations, false, &[], &copy);
     let stdout = String::from_utf8_lossy(&lenient.stdout);
     assert!(lenient.status.success(), "{}", text(&lenient));
     assert!(
         stdout.contains(
-            "stale expectations: 2 entries match no test under the run's paths: tests[0]: \
-             glob 'cases/arithmetic/*'; tests[1]: name 'cases/arithmetic/gone.shader_test'\n"
+            "stale expectations: 1 entry matches no test of the run's suites: tests[0]: \
+             glob 'cases/arithmetic/*'\n"
         ),
         "{stdout}"
     );
@@ -461,14 +490,167 @@ fn stale_expectations_are_listed_and_refused_when_strict() {
         ),
         "{stdout}"
     );
-    let strict = night("strict", true);
-    assert_eq!(strict.status.code(), Some(2), "{}", text(&strict));
+    let strict = judged_night(&root.join("strict"), &expectations, true, &[], &copy);
+    assert_refused(
+        &strict,
+        "stale expectations: 1 entry matches",
+        &root.join("strict/results.jsonl"),
+    );
+}
+
+/// Running one folder of a suite listed the expectations of the rest as stale, and
+/// `--strict-expectations` refused it. Now stale is judged against the run's selection: a
+/// name outside its paths or left out by `-x`, and a glob or flakes pattern matching only
+/// tests of the rest of the suite, are for tests outside the run; a name inside it that is
+/// no test and patterns that match no test of the suite are stale.
+#[test]
+fn stale_expectations_are_judged_against_the_runs_selection() {
+    let root = temp_dir("nightly-stale-selection");
+    let suite = small_suite(&root, "suite", &["lowp", "highp"], 3);
+    let outside = "tests:\n  - name: suite/highp/gone.shader_test\n    status: fail\n    \
+                   reason: r\n  - glob: 'suite/highp/*'\n    status: pass\n    reason: r\n  \
+                   - name: suite/lowp/left_out_gone.shader_test\n    status: fail\n    \
+                   reason: r\n";
+    let stale = write_file(
+        &root,
+        "stale.yaml",
+        &format!(
+            "{outside}  - name: suite/lowp/gone.shader_test\n    status: fail\n    reason: r\n  \
+             - regex: '^suite/lowp/nothing_'\n    status: fail\n    reason: r\n\
+             flakes: ['^suite/highp/', '^suite/elsewhere/']\n"
+        ),
+    );
+    let lowp = suite.join("lowp");
+    let lenient = judged_night(
+        &root.join("lenient"),
+        &stale,
+        false,
+        &["-x", "left_out"],
+        &lowp,
+    );
+    let stdout = String::from_utf8_lossy(&lenient.stdout);
+    assert!(lenient.status.success(), "{}", text(&lenient));
     assert!(
-        text(&strict).contains("stale expectations: 2 entries"),
+        stdout.contains(
+            "stale expectations: 3 entries match no test of the run's suites: tests[3]: name \
+             'suite/lowp/gone.shader_test'; tests[4]: regex '^suite/lowp/nothing_'; \
+             flakes[1]: '^suite/elsewhere/'\n"
+        ),
+        "{stdout}"
+    );
+    let fresh = write_file(
+        &root,
+        "fresh.yaml",
+        &format!("{outside}flakes: ['^suite/highp/']\n"),
+    );
+    let strict = judged_night(
+        &root.join("strict"),
+        &fresh,
+        true,
+        &["-x", "left_out"],
+        &lowp,
+    );
+    assert!(strict.status.success(), "{}", text(&strict));
+    assert!(
+        !text(&strict).contains("stale expectations"),
         "{}",
         text(&strict)
     );
-    assert!(!root.join("strict/results.jsonl").exists());
+}
+
+/// The stale check covers `skips` too, in the YAML and in a deqp-runner `*-skips.txt` read
+/// beside its `*-fails.txt`: a pattern matching no test of the suite is listed (the one
+/// that skips a folder the run has is not), and refused with `--strict-expectations`.
+#[test]
+fn stale_skips_are_listed_from_the_yaml_and_from_a_deqp_runner_list() {
+    let root = temp_dir("nightly-stale-skips");
+    let suite = small_suite(&root, "suite", &["lowp", "highp"], 2);
+    let yaml = write_file(
+        &root,
+        "skips.yaml",
+        "skips: ['^suite/lowp/', '^suite/gone/']\n",
+    );
+    let night = judged_night(&root.join("yaml"), &yaml, false, &[], &suite);
+    assert!(night.status.success(), "{}", text(&night));
+    let stdout = String::from_utf8_lossy(&night.stdout);
+    assert!(
+        stdout.contains(
+            "stale expectations: 1 entry matches no test of the run's suites: skips[1]: \
+             '^suite/gone/'\n"
+        ),
+        "{stdout}"
+    );
+    let fails = write_file(&root, "llvmpipe-fails.txt", "# nothing fails\n");
+    write_file(&root, "llvmpipe-skips.txt", "^suite/highp/\n^suite/gone/\n");
+    let strict = judged_night(&root.join("deqp"), &fails, true, &[], &suite);
+    assert_refused(
+        &strict,
+        "stale expectations: 1 entry matches no test of the run's suites: skips[1]: \
+         '^suite/gone/' (--strict-expectations)",
+        &root.join("deqp/results.jsonl"),
+    );
+}
+
+/// `merge --strict-expectations` (unknown to `merge` before) refuses stale expectations for
+/// the merged run, exit 2 and nothing written, as `run` does; without it the merge lists
+/// them, and fresh ones merge.
+#[test]
+fn merge_refuses_stale_expectations_when_strict() {
+    let root = temp_dir("nightly-merge-strict");
+    for shard in ["1", "2"] {
+        let night = output({
+            let mut c = run(
+                &root.join(format!("shard{shard}")),
+                &[
+                    "--backend",
+                    "mock",
+                    "--no-report",
+                    "--shard",
+                    &format!("{shard}/2"),
+                ],
+            );
+            c.arg(arithmetic());
+            c
+        });
+        assert!(night.status.success(), "{}", text(&night));
+    }
+    let outside = "tests:\n  - name: cases/controls/gone.shader_test\n    status: fail\n    \
+                   reason: r\n";
+    let stale = write_file(
+        &root,
+        "stale.yaml",
+        &format!("{outside}  - name: cases/arithmetic/gone.shader_test\n    status: fail\n    reason: r\n"),
+    );
+    let fresh = write_file(&root, "fresh.yaml", outside);
+    let merge = |out: &str, expectations: &Path, strict: bool| {
+        output({
+            let mut c = halfcheck();
+            c.arg("merge")
+                .arg(root.join("shard1"))
+                .arg(root.join("shard2"))
+                .arg("-o")
+                .arg(root.join(out))
+                .arg("--expectations")
+                .arg(expectations);
+            if strict {
+                c.arg("--strict-expectations");
+            }
+            c
+        })
+    };
+    let line = "stale expectations: 1 entry matches no test of the run's suites: tests[1]: \
+                name 'cases/arithmetic/gone.shader_test'";
+    assert_refused(
+        &merge("refused", &stale, true),
+        &format!("{line} (--strict-expectations)"),
+        &root.join("refused/results.json"),
+    );
+    let lenient = merge("lenient", &stale, false);
+    assert!(lenient.status.success(), "{}", text(&lenient));
+    assert!(text(&lenient).contains(line), "{}", text(&lenient));
+    let strict = merge("strict", &fresh, true);
+    assert!(strict.status.success(), "{}", text(&strict));
+    assert!(root.join("strict/results.json").is_file());
 }
 
 /// Item 6: `export --piglit` ignored the expectations, so piglit's summary of a green night

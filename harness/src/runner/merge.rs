@@ -26,11 +26,12 @@ pub(crate) struct Merged {
 
 /// Merges the results in `inputs` (results directories, `results.json` files or journals)
 /// into `out`, which must hold no results unless `force`; `review` judges the merged run for
-/// its CI files.
+/// its CI files and, `strict`, refuses it (nothing written) when its expectations are stale.
 pub(crate) fn merge(
     inputs: &[PathBuf],
     out: &Path,
     force: bool,
+    strict: bool,
     command_line: Vec<String>,
     review: &Review,
 ) -> Result<Merged, String> {
@@ -103,6 +104,9 @@ pub(crate) fn merge(
         Err(e) => warnings.push(format!(
             "cannot list the run's tests to find those no shard ran: {e}"
         )),
+    }
+    if strict {
+        review.refuse_stale(selection.as_ref())?;
     }
     run.selection = selection;
     run.incomplete = (!incomplete.is_empty()).then(|| incomplete.join("; "));

@@ -29,7 +29,7 @@ pub(crate) use verdict_cache::default_dir as verdict_cache_dir;
 pub(crate) use worker::worker_main;
 
 use crate::backend::{BackendKind, BackendOptions};
-use crate::discover::{absolute, find, read_test_list, Selected};
+use crate::discover::{absolute, find, read_test_list, Selected, TestFile};
 use crate::results::{
     read_journal, JournalHeader, ResultsFile, RunInfo, Selection, Shard, Status, TestResult,
     FORMAT, JOURNAL_FORMAT,
@@ -216,9 +216,9 @@ pub(crate) struct RunOutcome {
     pub report: bool,
 }
 
-/// Runs the tests and writes the results. Errors are problems that stop the whole run before
-/// any test ran (exit 2).
-pub(crate) fn run(options: &RunOptions, hooks: &Hooks) -> Result<RunOutcome, String> {
+/// The selection `options` make (their paths, `-t`/`-x`, test list and shard) and every test
+/// found under their paths; errors are those of [`run`] before any test.
+pub(crate) fn select(options: &RunOptions) -> Result<(Selection, Vec<TestFile>), String> {
     let found = find(&options.paths);
     if !found.errors.is_empty() {
         return Err(found.errors.join("\n"));
@@ -254,9 +254,15 @@ pub(crate) fn run(options: &RunOptions, hooks: &Hooks) -> Result<RunOutcome, Str
             count,
         }),
     };
+    Ok((selection, found.tests))
+}
+
+/// Runs the tests and writes the results. Errors are problems that stop the whole run before
+/// any test ran (exit 2).
+pub(crate) fn run(options: &RunOptions, hooks: &Hooks) -> Result<RunOutcome, String> {
+    let (selection, tests) = select(options)?;
     let selected = Selected::new(&selection)?;
-    let jobs: Vec<Job> = found
-        .tests
+    let jobs: Vec<Job> = tests
         .into_iter()
         .filter(|t| selected.selects(&t.name))
         .map(|t| Job {
