@@ -17,7 +17,10 @@ use crate::ir::full_mask;
 use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Op, Precision, Scalar, Stmt, Type};
 use crate::span::Span;
 
+mod names;
 mod texture;
+
+pub use names::FUNCTIONS;
 
 /// The built-in functions of GLSL ES 3.00 (section 8), which a shader of that version or
 /// later may neither redefine nor overload.
@@ -124,6 +127,9 @@ pub(crate) fn call(
     args: &[ast::Expr],
     span: Span,
 ) -> Result<Expr> {
+    if !FUNCTIONS.contains(&name) {
+        return error(span, format!("no function '{name}' is declared"));
+    }
     if let Some(e) = with_out_params(a, name, args, span)? {
         return Ok(e);
     }
