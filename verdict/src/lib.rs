@@ -4,6 +4,8 @@
 //! highp reference. Plain data and pure functions, apart from running the reference.
 
 mod classify;
+mod closed_world;
+mod highp_proof;
 mod judge;
 mod operation_error;
 mod predict;
@@ -68,6 +70,12 @@ pub fn attach(
             return;
         }
     };
+    let unmodelled = closed_world::not_modelled(test);
+    if !unmodelled.is_empty() {
+        predictions
+            .iter_mut()
+            .for_each(predict::ProbePrediction::give_up_bounds);
+    }
     // A fixed-precision built-in read, or a fixed mediump output written where the driver
     // rounds mediump outputs: either holds the promoted test below highp too.
     let fixed = reduced::fixed_reduced_builtin(test)
@@ -80,6 +88,12 @@ pub fn attach(
             Some(format!(
                 "the shaders write {output}, whose precision GLSL ES fixes at mediump, and the \
                  driver's profile rounds mediump outputs to binary16"
+            ))
+        })
+        .or_else(|| {
+            let left = highp_proof::reduced_left(&reference::promoted(test))?;
+            Some(format!(
+                "promoted, the test still holds {left} below highp (halfcheck's compiler)"
             ))
         });
     let promoted = match (mode, fixed) {
@@ -141,6 +155,9 @@ pub fn attach(
         && predict::add_forced(test, &mut predictions, driver).is_ok()
     {
         judge::judge(result, &predictions, promoted.as_ref());
+    }
+    if result.verdict == Some(Verdict::Undetermined) && !unmodelled.is_empty() {
+        result.verdict_reason = Some(closed_world::reason(&unmodelled));
     }
     operation_error::attach(test, result, driver);
     for probe in &mut result.probes {
