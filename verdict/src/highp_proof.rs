@@ -24,8 +24,13 @@ pub(crate) fn reduced_left(promoted: &ShaderTest) -> Option<String> {
         .iter()
         .filter(|s| s.kind == SourceKind::Glsl)
         .find_map(|shader| {
-            let module = compile(&shader.text, compiler_stage(shader.stage), "shader", &options)
-                .ok()?;
+            let module = compile(
+                &shader.text,
+                compiler_stage(shader.stage),
+                "shader",
+                &options,
+            )
+            .ok()?;
             reduced_in(&module)
         })
 }
@@ -101,6 +106,9 @@ mod tests {
              void main() { c = vec4(float(bitCount(u)) / 3.0); }\n",
         );
         let left = reduced_left(&test);
-        assert!(left.is_some(), "bitCount's lowp result should be left: {left:?}");
+        assert!(
+            left.is_some(),
+            "bitCount's lowp result should be left: {left:?}"
+        );
     }
 }

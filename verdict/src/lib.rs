@@ -89,57 +89,50 @@ pub fn attach(
                 "the shaders write {output}, whose precision GLSL ES fixes at mediump, and the \
                  driver's profile rounds mediump outputs to binary16"
             ))
-        })
-        .or_else(|| {
-            let left = highp_proof::reduced_left(&reference::promoted(test))?;
-            Some(format!(
-                "promoted, the test still holds {left} below highp (halfcheck's compiler)"
-            ))
         });
     let promoted = match (mode, fixed) {
         (ReferenceMode::None, _) => None,
         (_, Some(why)) => {
-            result.reference = Some(ReferenceRun {
-                outcome: ReferenceOutcome::Skipped,
-                reason: Some(format!(
-                    "{why}: the promoted test would not be a highp reference"
-                )),
-                status: None,
-                duration_s: 0.0,
-            });
+            result.reference = Some(skipped(format!(
+                "{why}: the promoted test would not be a highp reference"
+            )));
             None
         }
         (ReferenceMode::Driver, None) if reference::bounds_decide(result, &predictions) => {
-            result.reference = Some(ReferenceRun {
-                outcome: ReferenceOutcome::Skipped,
-                reason: Some(
-                    "the acceptance intervals decide every channel where binary16 and \
-                     binary32 differ"
-                        .to_string(),
-                ),
-                status: None,
-                duration_s: 0.0,
-            });
+            result.reference = Some(skipped(
+                "the acceptance intervals decide every channel where binary16 and binary32 \
+                 differ"
+                    .to_string(),
+            ));
             None
         }
         (ReferenceMode::Driver | ReferenceMode::Always, None) => {
-            let start = Instant::now();
-            let promoted = run(&reference::promoted(test));
-            let ran = !promoted.probes.is_empty();
-            result.reference = Some(ReferenceRun {
-                outcome: if ran {
-                    ReferenceOutcome::Ran
-                } else {
-                    ReferenceOutcome::Failed
-                },
-                reason: (!ran).then(|| {
-                    let why = promoted.reason.as_deref().unwrap_or("it drew no probe");
-                    format!("the promoted test ran no probe: {why}")
-                }),
-                status: Some(promoted.status),
-                duration_s: start.elapsed().as_secs_f64(),
-            });
-            ran.then_some(promoted)
+            let twin = reference::promoted(test);
+            if let Some(left) = highp_proof::reduced_left(&twin) {
+                result.reference = Some(skipped(format!(
+                    "promoted, the test still holds {left} below highp (halfcheck's \
+                     compiler): the promoted test would not be a highp reference"
+                )));
+                None
+            } else {
+                let start = Instant::now();
+                let promoted = run(&twin);
+                let ran = !promoted.probes.is_empty();
+                result.reference = Some(ReferenceRun {
+                    outcome: if ran {
+                        ReferenceOutcome::Ran
+                    } else {
+                        ReferenceOutcome::Failed
+                    },
+                    reason: (!ran).then(|| {
+                        let why = promoted.reason.as_deref().unwrap_or("it drew no probe");
+                        format!("the promoted test ran no probe: {why}")
+                    }),
+                    status: Some(promoted.status),
+                    duration_s: start.elapsed().as_secs_f64(),
+                });
+                ran.then_some(promoted)
+            }
         }
     };
     judge::judge(result, &predictions, promoted.as_ref());
@@ -162,5 +155,15 @@ pub fn attach(
     operation_error::attach(test, result, driver);
     for probe in &mut result.probes {
         probe.region_observed = Vec::new();
+    }
+}
+
+/// A reference run not made, and why.
+fn skipped(reason: String) -> ReferenceRun {
+    ReferenceRun {
+        outcome: ReferenceOutcome::Skipped,
+        reason: Some(reason),
+        status: None,
+        duration_s: 0.0,
     }
 }
