@@ -137,6 +137,10 @@ enum Commands {
     },
     /// List the named lanes: each GL ES stack with the platform and environment it needs.
     Lanes,
+    /// Print the emulator's inventory: every built-in, qualifier, extension, piglit command
+    /// and GL state, each modelled (with the cases that pin it), bounded (with the spec text)
+    /// or not modelled, and the counts.
+    Features,
     /// Write a run's results in another tool's format.
     Export {
         /// A run: its results.json, its journal (results.jsonl) or its directory.
@@ -365,6 +369,10 @@ pub fn main() -> ExitCode {
             for lane in &crate::lanes::LANES {
                 out!("{}", lane.describe());
             }
+            ExitCode::SUCCESS
+        }
+        Commands::Features => {
+            out!("{}", crate::features::render());
             ExitCode::SUCCESS
         }
         Commands::Export { results, piglit } => export_command(&results, &piglit),

@@ -13,6 +13,7 @@ pub(crate) mod compile_cmd;
 pub(crate) mod console;
 pub(crate) mod discover;
 pub mod expectations;
+pub(crate) mod features;
 pub mod fingerprint;
 pub(crate) mod lane;
 pub(crate) mod lanes;
