@@ -4,10 +4,9 @@
 //! classify (`halfcheck features`).
 
 /// Every built-in function name of GLSL ES 1.00 to 3.20 (and the extensions the
-/// preprocessor predefines) the compiler analyses, in the order of the GLSL ES 3.20
-/// specification's chapter 8.
+/// preprocessor predefines) the compiler analyses: first the GLSL ES 3.00 built-ins
+/// (`ES300_FUNCTIONS`), then those of later versions, extensions and ES 1.00 spellings.
 pub const FUNCTIONS: &[&str] = &[
-    // 8.1 Angle and trigonometry
     "radians",
     "degrees",
     "sin",
@@ -22,7 +21,6 @@ pub const FUNCTIONS: &[&str] = &[
     "asinh",
     "acosh",
     "atanh",
-    // 8.2 Exponential
     "pow",
     "exp",
     "log",
@@ -30,7 +28,6 @@ pub const FUNCTIONS: &[&str] = &[
     "log2",
     "sqrt",
     "inversesqrt",
-    // 8.3 Common
     "abs",
     "sign",
     "floor",
@@ -53,21 +50,12 @@ pub const FUNCTIONS: &[&str] = &[
     "floatBitsToUint",
     "intBitsToFloat",
     "uintBitsToFloat",
-    "fma",
-    "frexp",
-    "ldexp",
-    // 8.4 Floating-point pack and unpack
     "packSnorm2x16",
     "unpackSnorm2x16",
     "packUnorm2x16",
     "unpackUnorm2x16",
     "packHalf2x16",
     "unpackHalf2x16",
-    "packUnorm4x8",
-    "packSnorm4x8",
-    "unpackUnorm4x8",
-    "unpackSnorm4x8",
-    // 8.5 Geometric
     "length",
     "distance",
     "dot",
@@ -76,13 +64,11 @@ pub const FUNCTIONS: &[&str] = &[
     "faceforward",
     "reflect",
     "refract",
-    // 8.6 Matrix
     "matrixCompMult",
     "outerProduct",
     "transpose",
     "determinant",
     "inverse",
-    // 8.7 Vector relational
     "lessThan",
     "lessThanEqual",
     "greaterThan",
@@ -92,18 +78,6 @@ pub const FUNCTIONS: &[&str] = &[
     "any",
     "all",
     "not",
-    // 8.8 Integer
-    "uaddCarry",
-    "usubBorrow",
-    "umulExtended",
-    "imulExtended",
-    "bitfieldExtract",
-    "bitfieldInsert",
-    "bitfieldReverse",
-    "bitCount",
-    "findLSB",
-    "findMSB",
-    // 8.9 Texture (with the ES 1.00 and extension spellings)
     "textureSize",
     "texture",
     "textureProj",
@@ -119,6 +93,24 @@ pub const FUNCTIONS: &[&str] = &[
     "textureGradOffset",
     "textureProjGrad",
     "textureProjGradOffset",
+    // GLSL ES 3.10 and 3.20, extensions, ES 1.00 spellings
+    "fma",
+    "frexp",
+    "ldexp",
+    "packUnorm4x8",
+    "packSnorm4x8",
+    "unpackUnorm4x8",
+    "unpackSnorm4x8",
+    "uaddCarry",
+    "usubBorrow",
+    "umulExtended",
+    "imulExtended",
+    "bitfieldExtract",
+    "bitfieldInsert",
+    "bitfieldReverse",
+    "bitCount",
+    "findLSB",
+    "findMSB",
     "textureGather",
     "textureGatherOffset",
     "textureGatherOffsets",
@@ -141,11 +133,9 @@ pub const FUNCTIONS: &[&str] = &[
     "shadow2DEXT",
     "shadow2DProjEXT",
     "textureSamplesIdenticalEXT",
-    // 8.10 Atomic counters
     "atomicCounterIncrement",
     "atomicCounterDecrement",
     "atomicCounter",
-    // 8.11 Atomic memory
     "atomicAdd",
     "atomicMin",
     "atomicMax",
@@ -154,7 +144,6 @@ pub const FUNCTIONS: &[&str] = &[
     "atomicXor",
     "atomicExchange",
     "atomicCompSwap",
-    // 8.12 Image
     "imageSize",
     "imageLoad",
     "imageStore",
@@ -166,17 +155,14 @@ pub const FUNCTIONS: &[&str] = &[
     "imageAtomicXor",
     "imageAtomicExchange",
     "imageAtomicCompSwap",
-    // 8.13 Geometry shader
     "EmitVertex",
     "EndPrimitive",
-    // 8.14 Fragment processing
     "dFdx",
     "dFdy",
     "fwidth",
     "interpolateAtCentroid",
     "interpolateAtSample",
     "interpolateAtOffset",
-    // 8.15-8.16 Shader invocation control and memory control
     "barrier",
     "memoryBarrier",
     "memoryBarrierAtomicCounter",
@@ -185,3 +171,28 @@ pub const FUNCTIONS: &[&str] = &[
     "memoryBarrierShared",
     "groupMemoryBarrier",
 ];
+
+/// The built-in functions of GLSL ES 3.00 (section 8), which a shader of that version or
+/// later may neither redefine nor overload: the first 86 of [`FUNCTIONS`].
+pub(super) const ES300_FUNCTIONS: &[&str] = FUNCTIONS.split_at(86).0;
+
+#[cfg(test)]
+mod tests {
+    use super::{ES300_FUNCTIONS, FUNCTIONS};
+
+    /// The GLSL ES 3.00 built-ins are the table's first entries, ending with the last
+    /// texture function of GLSL ES 3.00 section 8.8; nothing later slipped in among them.
+    #[test]
+    fn the_es300_functions_open_the_table() {
+        assert_eq!(ES300_FUNCTIONS.last(), Some(&"textureProjGradOffset"));
+        for later in [
+            "fma",
+            "bitCount",
+            "textureGather",
+            "texture2D",
+            "interpolateAtOffset",
+        ] {
+            assert!(FUNCTIONS.contains(&later) && !ES300_FUNCTIONS.contains(&later));
+        }
+    }
+}
