@@ -95,11 +95,12 @@ pub(crate) fn reason(features: &[&str]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use halfcheck_piglit::shader_test::parse_str;
 
-    fn test_with(fragment: &str) -> ShaderTest {
+    /// A GLSL ES 3.00 test drawing one rectangle with `fragment`.
+    pub(crate) fn test_with(fragment: &str) -> ShaderTest {
         let text = format!(
             "[require]\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
              [fragment shader]\n{fragment}\n[test]\ndraw rect -1 -1 2 2\n"

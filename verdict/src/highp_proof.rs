@@ -76,16 +76,11 @@ fn reduced_in(module: &Module) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::closed_world::tests::test_with;
     use crate::reference::promoted;
-    use halfcheck_piglit::shader_test::parse_str;
-    use std::path::Path;
 
     fn promoted_test(fragment: &str) -> ShaderTest {
-        let text = format!(
-            "[require]\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
-             [fragment shader]\n{fragment}\n[test]\ndraw rect -1 -1 2 2\n"
-        );
-        promoted(&parse_str(Path::new("t.shader_test"), &text).expect("a valid test"))
+        promoted(&test_with(fragment))
     }
 
     #[test]
