@@ -24,6 +24,7 @@ mod evaluate;
 pub mod exec;
 mod framebuffer;
 mod interp;
+pub mod inventory;
 mod link;
 mod load;
 pub mod profile;

@@ -698,7 +698,12 @@ impl<D: Domain> Draw<'_, D> {
         let killed = inv.killed();
         let d = self.domain;
         let (open, indeterminate): (Vec<bool>, Vec<bool>) = if d.tracks_ranges() {
-            (inv.uncertain().to_vec(), inv.indeterminate().to_vec())
+            let indeterminate = if reaches_draw_buffer(module, output) {
+                inv.indeterminate().to_vec()
+            } else {
+                vec![true; lanes]
+            };
+            (inv.uncertain().to_vec(), indeterminate)
         } else {
             (Vec::new(), Vec::new())
         };
@@ -975,6 +980,17 @@ fn output_var(module: &Module) -> Result<VarId, Stop> {
     };
     find_var(module, name, VarMode::ShaderOut)
         .ok_or_else(|| Stop::fail("the fragment shader has no colour output"))
+}
+
+/// Whether `output` reaches the window's draw buffer (location 0): an output at another
+/// location leaves draw buffer 0 written by nothing, which holds an undefined value there
+/// (GLSL ES 3.00 section 4.3.8.2; OpenGL ES 3.0 section 4.2.1: a draw buffer no output is
+/// bound to is undefined), so a domain that tracks ranges makes it indeterminate.
+fn reaches_draw_buffer(module: &Module, output: VarId) -> bool {
+    module
+        .variables
+        .get(output.0 as usize)
+        .is_none_or(|v| v.builtin || v.location.is_none_or(|l| l == 0))
 }
 
 /// The location of every vertex input: its `layout(location)`, else the one piglit's bound

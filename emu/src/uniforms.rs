@@ -9,7 +9,7 @@
 use super::program::Program;
 use crate::exec::{find_var, layout, Domain, Invocation, Lanes, Value, Width};
 use halfcheck_compiler::ir::{BaseType, Module, Precision, Type, VarMode};
-use halfcheck_piglit::shader_test::{Scalar, UniformSet};
+use halfcheck_piglit::shader_test::{Scalar, UniformSet, UniformType};
 use halfcheck_piglit::Stop;
 use std::collections::BTreeMap;
 
@@ -33,6 +33,16 @@ impl Uniforms {
         let start = offset(module, ty, &path).ok_or_else(missing)?;
         let mut bases = Vec::new();
         layout::bases(module, ty, &mut bases);
+        if let Some(&declared) = bases.get(start) {
+            if !accepts(declared, set.ty) {
+                return Err(Stop::skip(format!(
+                    "the emulator does not model uniform {} set by a {:?} command unlike its \
+                     declaration (OpenGL ES 3.0 section 2.12.6: INVALID_OPERATION; what it \
+                     then holds is the driver's)",
+                    set.name, set.ty
+                )));
+            }
+        }
         let value = self
             .values
             .entry(base.to_owned())
@@ -113,6 +123,20 @@ fn in_domain<D: Domain>(value: &Value<f64>, domain: &D, width: Width) -> Value<D
 }
 
 /// One uniform component of kind `base` holding `value`.
+/// Whether a `uniform` command of type `command` may set a component declared `declared`:
+/// a float command a float (or bool), an integer command an integer (or bool); GL refuses
+/// the others (OpenGL ES 3.0 section 2.12.6).
+fn accepts(declared: BaseType, command: UniformType) -> bool {
+    let float_command = matches!(
+        command,
+        UniformType::Float(_)
+            | UniformType::Mat(..)
+            | UniformType::Double(_)
+            | UniformType::DMat(..)
+    );
+    declared == BaseType::Bool || declared.is_float() == float_command
+}
+
 fn lanes(value: Scalar, base: BaseType) -> Lanes<f64> {
     let as_f64 = match value {
         Scalar::Float(f) => f,

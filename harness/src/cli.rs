@@ -143,6 +143,10 @@ enum Commands {
     },
     /// List the named lanes: each GL ES stack with the platform and environment it needs.
     Lanes,
+    /// Print the emulator's inventory: every built-in, qualifier, extension, piglit command
+    /// and GL state, each modelled (with the cases that pin it), bounded (with the spec text)
+    /// or not modelled, and the counts.
+    Features,
     /// Write a run's results in another tool's format.
     Export {
         /// A run: its results.json, its journal (results.jsonl) or its directory.
@@ -437,6 +441,10 @@ pub fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Commands::Features => {
+            out!("{}", crate::features::render());
+            ExitCode::SUCCESS
+        }
         Commands::Fingerprint {
             backend,
             gl,

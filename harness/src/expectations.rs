@@ -389,7 +389,7 @@ impl Expectations {
     }
 
     /// What `name` is expected to give, and the matching entry's reason.
-    pub(crate) fn expected(&self, name: &str) -> (&Expected, Option<&str>) {
+    pub fn expected(&self, name: &str) -> (&Expected, Option<&str>) {
         self.entries
             .iter()
             .find(|e| e.selector.matches(name))

@@ -16,6 +16,7 @@ pub(crate) mod discover;
 pub mod expectations;
 pub(crate) mod expectations_lists;
 pub(crate) mod expectations_update;
+pub(crate) mod features;
 pub mod fingerprint;
 pub(crate) mod lane;
 pub(crate) mod lanes;

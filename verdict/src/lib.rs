@@ -4,6 +4,8 @@
 //! highp reference. Plain data and pure functions, apart from running the reference.
 
 mod classify;
+mod closed_world;
+mod highp_proof;
 mod judge;
 mod model_match;
 mod operation_error;
@@ -72,6 +74,12 @@ pub fn attach(
             return;
         }
     };
+    let unmodelled = closed_world::not_modelled(test);
+    if !unmodelled.is_empty() {
+        predictions
+            .iter_mut()
+            .for_each(predict::ProbePrediction::give_up_bounds);
+    }
     // A fixed-precision built-in read, or a fixed mediump output written where the driver
     // rounds mediump outputs: either holds the promoted test below highp too.
     let fixed = reduced::fixed_reduced_builtin(test)
@@ -89,47 +97,46 @@ pub fn attach(
     let promoted = match (mode, fixed) {
         (ReferenceMode::None, _) => None,
         (_, Some(why)) => {
-            result.reference = Some(ReferenceRun {
-                outcome: ReferenceOutcome::Skipped,
-                reason: Some(format!(
-                    "{why}: the promoted test would not be a highp reference"
-                )),
-                status: None,
-                duration_s: 0.0,
-            });
+            result.reference = Some(skipped(format!(
+                "{why}: the promoted test would not be a highp reference"
+            )));
             None
         }
         (ReferenceMode::Driver, None) if reference::bounds_decide(result, &predictions) => {
-            result.reference = Some(ReferenceRun {
-                outcome: ReferenceOutcome::Skipped,
-                reason: Some(
-                    "the acceptance intervals decide every channel where binary16 and \
-                     binary32 differ"
-                        .to_string(),
-                ),
-                status: None,
-                duration_s: 0.0,
-            });
+            result.reference = Some(skipped(
+                "the acceptance intervals decide every channel where binary16 and binary32 \
+                 differ"
+                    .to_string(),
+            ));
             None
         }
         (ReferenceMode::Driver | ReferenceMode::Always, None) => {
-            let start = Instant::now();
-            let promoted = run(&reference::promoted(test));
-            let ran = !promoted.probes.is_empty();
-            result.reference = Some(ReferenceRun {
-                outcome: if ran {
-                    ReferenceOutcome::Ran
-                } else {
-                    ReferenceOutcome::Failed
-                },
-                reason: (!ran).then(|| {
-                    let why = promoted.reason.as_deref().unwrap_or("it drew no probe");
-                    format!("the promoted test ran no probe: {why}")
-                }),
-                status: Some(promoted.status),
-                duration_s: start.elapsed().as_secs_f64(),
-            });
-            ran.then_some(promoted)
+            let twin = reference::promoted(test);
+            if let Some(left) = highp_proof::reduced_left(&twin) {
+                result.reference = Some(skipped(format!(
+                    "promoted, the test still holds {left} below highp (halfcheck's \
+                     compiler): the promoted test would not be a highp reference"
+                )));
+                None
+            } else {
+                let start = Instant::now();
+                let promoted = run(&twin);
+                let ran = !promoted.probes.is_empty();
+                result.reference = Some(ReferenceRun {
+                    outcome: if ran {
+                        ReferenceOutcome::Ran
+                    } else {
+                        ReferenceOutcome::Failed
+                    },
+                    reason: (!ran).then(|| {
+                        let why = promoted.reason.as_deref().unwrap_or("it drew no probe");
+                        format!("the promoted test ran no probe: {why}")
+                    }),
+                    status: Some(promoted.status),
+                    duration_s: start.elapsed().as_secs_f64(),
+                });
+                ran.then_some(promoted)
+            }
         }
     };
     judge::judge(result, &predictions, promoted.as_ref());
@@ -146,8 +153,21 @@ pub fn attach(
     {
         judge::judge(result, &predictions, promoted.as_ref());
     }
+    if result.verdict == Some(Verdict::Undetermined) && !unmodelled.is_empty() {
+        result.verdict_reason = Some(closed_world::reason(&unmodelled));
+    }
     operation_error::attach(test, result, driver);
     for probe in &mut result.probes {
         probe.region_observed = Vec::new();
+    }
+}
+
+/// A reference run not made, and why.
+fn skipped(reason: String) -> ReferenceRun {
+    ReferenceRun {
+        outcome: ReferenceOutcome::Skipped,
+        reason: Some(reason),
+        status: None,
+        duration_s: 0.0,
     }
 }

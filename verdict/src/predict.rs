@@ -38,6 +38,9 @@ pub struct ProbePrediction {
     source: Source,
     /// [`ProbePrediction::uniform`], once asked (a scan of every pixel of every evaluation).
     uniform: OnceLock<bool>,
+    /// Whether `H` and `M` are given up on every channel: the test uses a feature the
+    /// emulator does not model ([`ProbePrediction::give_up_bounds`]).
+    unbounded: bool,
 }
 
 /// Point and bound from a guided evaluation.
@@ -108,6 +111,7 @@ impl ProbePrediction {
             channels,
             source: Source::Table(pixels),
             uniform: OnceLock::new(),
+            unbounded: false,
         }
     }
 
@@ -117,13 +121,31 @@ impl ProbePrediction {
         if !((rx..rx + w).contains(&x) && (ry..ry + h).contains(&y)) || c >= self.channels {
             return None;
         }
-        match &self.source {
+        let prediction = match &self.source {
             Source::Table(pixels) => {
                 let index = (y - ry) as usize * w as usize + (x - rx) as usize;
                 pixels.get(index)?.get(c).copied()
             }
             Source::Evaluations(evaluations) => evaluations.at(x, y, c),
+        }?;
+        if !self.unbounded {
+            return Some(prediction);
         }
+        let entire = Interval {
+            lo: f64::NEG_INFINITY,
+            hi: f64::INFINITY,
+        };
+        Some(ChannelPrediction {
+            highp_bounds: entire,
+            mediump_bounds: entire,
+            ..prediction
+        })
+    }
+
+    /// Gives up `H` and `M` on every channel: the values rest on something the emulator
+    /// does not model, so only the driver's own highp reference can decide.
+    pub(crate) fn give_up_bounds(&mut self) {
+        self.unbounded = true;
     }
 }
 
@@ -280,6 +302,7 @@ pub fn predict(
                     forced: None,
                 })),
                 uniform: OnceLock::new(),
+                unbounded: false,
             }
         })
         .collect())

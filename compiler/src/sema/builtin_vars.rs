@@ -14,6 +14,68 @@ fn vec(base: BaseType, n: u8) -> Type {
     Type::vector(base, n)
 }
 
+/// Every built-in variable and constant [`declare`] can give a shader, in any stage, version
+/// or extension: the table the emulator's inventory classifies (`halfcheck features`).
+pub const VARIABLES: &[&str] = &[
+    "gl_FragCoord",
+    "gl_FrontFacing",
+    "gl_PointCoord",
+    "gl_FragColor",
+    "gl_FragData",
+    "gl_LastFragData",
+    "gl_FragDepth",
+    "gl_FragDepthEXT",
+    "gl_HelperInvocation",
+    "gl_SampleID",
+    "gl_SamplePosition",
+    "gl_SampleMaskIn",
+    "gl_SampleMask",
+    "gl_PrimitiveID",
+    "gl_Layer",
+    "gl_ViewportIndex",
+    "gl_Position",
+    "gl_PointSize",
+    "gl_VertexID",
+    "gl_InstanceID",
+    "gl_NumWorkGroups",
+    "gl_WorkGroupID",
+    "gl_LocalInvocationID",
+    "gl_GlobalInvocationID",
+    "gl_LocalInvocationIndex",
+    "gl_PrimitiveIDIn",
+    "gl_InvocationID",
+    "gl_in",
+    "gl_MaxVertexAttribs",
+    "gl_MaxVertexUniformVectors",
+    "gl_MaxFragmentUniformVectors",
+    "gl_MaxVaryingVectors",
+    "gl_MaxVertexTextureImageUnits",
+    "gl_MaxCombinedTextureImageUnits",
+    "gl_MaxTextureImageUnits",
+    "gl_MaxDrawBuffers",
+    "gl_MaxVertexOutputVectors",
+    "gl_MaxFragmentInputVectors",
+    "gl_MinProgramTexelOffset",
+    "gl_MaxProgramTexelOffset",
+    "gl_MaxImageUnits",
+    "gl_MaxComputeImageUniforms",
+    "gl_MaxComputeUniformComponents",
+    "gl_MaxComputeTextureImageUnits",
+    "gl_MaxComputeAtomicCounters",
+    "gl_MaxComputeAtomicCounterBuffers",
+    "gl_MaxVertexAtomicCounters",
+    "gl_MaxFragmentAtomicCounters",
+    "gl_MaxCombinedAtomicCounters",
+    "gl_MaxAtomicCounterBindings",
+    "gl_MaxVertexImageUniforms",
+    "gl_MaxFragmentImageUniforms",
+    "gl_MaxCombinedImageUniforms",
+    "gl_MaxCombinedShaderOutputResources",
+    "gl_MaxAtomicCounterBufferSize",
+    "gl_MaxComputeWorkGroupCount",
+    "gl_MaxComputeWorkGroupSize",
+];
+
 /// Declares the built-ins of the unit's stage and version in the global scope.
 pub(crate) fn declare(a: &mut Analyzer<'_>) {
     use BaseType::{Float, Int, Uint};
@@ -218,4 +280,50 @@ fn add(
         span: Span::default(),
     });
     a.scopes.add_var(name, id);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::VARIABLES;
+    use crate::ir::Module;
+    use crate::{compile, CompileOptions, Stage};
+    use std::collections::BTreeSet;
+
+    fn builtins(module: &Module) -> impl Iterator<Item = &str> {
+        module
+            .variables
+            .iter()
+            .filter(|v| v.builtin)
+            .map(|v| v.name.as_str())
+    }
+
+    /// The table is exactly what the stages, versions and extensions declare: a built-in
+    /// variable added to `declare` and not to [`VARIABLES`] fails here.
+    #[test]
+    fn the_table_of_builtin_variables_is_what_the_stages_declare() {
+        let versions = ["100", "300 es", "310 es", "320 es"];
+        let extensions = "#extension GL_EXT_frag_depth : enable\n\
+                          #extension GL_EXT_shader_framebuffer_fetch : enable\n";
+        let stages = [
+            (Stage::Vertex, ""),
+            (Stage::Fragment, extensions),
+            (Stage::Compute, "layout(local_size_x = 1) in;\n"),
+            (Stage::Geometry, ""),
+        ];
+        let mut seen = BTreeSet::new();
+        for version in versions {
+            for (stage, extra) in stages {
+                let text = format!("#version {version}\n{extra}void main() {{}}\n");
+                let Ok(module) = compile(&text, stage, "t", &CompileOptions::default()) else {
+                    continue;
+                };
+                for name in builtins(&module) {
+                    assert!(VARIABLES.contains(&name), "{name} is not in VARIABLES");
+                    seen.insert(name.to_owned());
+                }
+            }
+        }
+        let never: Vec<&&str> = VARIABLES.iter().filter(|v| !seen.contains(**v)).collect();
+        assert!(never.is_empty(), "never declared: {never:?}");
+    }
 }

@@ -26,6 +26,8 @@ use crate::span::Span;
 use crate::{Stage, Version};
 
 pub use crate::ir::Model;
+pub use builtin_vars::VARIABLES as BUILTIN_VARIABLES;
+pub use builtins::FUNCTIONS as BUILTIN_FUNCTIONS;
 
 /// A semantic error: what is wrong and where.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,8 +10,64 @@ use super::tokens::{
     words, LineError, Word,
 };
 
+/// Piglit commands the parser turns into typed [`Command`]s, by their leading words (some
+/// forms of `compute`, `fb`, `ssbo`, `image texture`, `texture integer`/`storage` and the
+/// buffer probes fall back to [`UNSUPPORTED`]). With it, the table of every command the
+/// parser knows, which the emulator's inventory classifies (`halfcheck features`).
+pub const COMMANDS: &[&str] = &[
+    "atomic counter",
+    "atomic counter buffer",
+    "atomic counters",
+    "blend func",
+    "blit",
+    "clear",
+    "clear color",
+    "clear depth",
+    "compute",
+    "disable",
+    "draw arrays",
+    "draw arrays instanced",
+    "draw instanced rect",
+    "draw instanced rect ortho",
+    "draw instanced rect ortho patch",
+    "draw rect",
+    "draw rect ortho",
+    "draw rect ortho patch",
+    "draw rect patch",
+    "draw rect tex",
+    "enable",
+    "fb",
+    "fbfetch barrier",
+    "image texture",
+    "link error",
+    "link success",
+    "memory barrier",
+    "probe all rgb",
+    "probe all rgba",
+    "probe atomic counter",
+    "probe rect rgb",
+    "probe rect rgba",
+    "probe rgb",
+    "probe rgba",
+    "probe ssbo",
+    "probe warn all rgba",
+    "relative probe rect rgb",
+    "relative probe rect rgba",
+    "relative probe rgb",
+    "relative probe rgba",
+    "ssbo",
+    "texparameter",
+    "texture checkerboard",
+    "texture integer",
+    "texture junk 2DArray",
+    "texture rgbw",
+    "texture storage",
+    "tolerance",
+    "uniform",
+];
+
 /// Piglit commands halfcheck does not run, by their leading words (longest first wins).
-const UNSUPPORTED: &[&str] = &[
+pub const UNSUPPORTED: &[&str] = &[
     "active shader program",
     "active uniform",
     "blend barrier",

@@ -8,6 +8,7 @@ mod require;
 mod tokens;
 mod vertex_data;
 
+pub use commands::{COMMANDS, UNSUPPORTED};
 pub use limits::{over_budget, OverBudget};
 pub use model::*;
 pub use parse::{parse_bytes, parse_file, parse_str, read_file, ParseError};

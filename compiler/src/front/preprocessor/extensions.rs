@@ -100,3 +100,9 @@ pub(super) fn extension_macros(version: Version) -> impl Iterator<Item = &'stati
         .filter(move |(_, first, last)| (*first..=*last).contains(&version))
         .map(|(name, _, _)| *name)
 }
+
+/// Every extension the preprocessor predefines in some version: the extensions the compiler
+/// accepts, which the emulator's inventory classifies (`halfcheck features`).
+pub fn names() -> impl Iterator<Item = &'static str> {
+    EXTENSIONS.iter().map(|(name, _, _)| *name)
+}

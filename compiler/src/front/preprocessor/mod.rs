@@ -23,6 +23,7 @@ use crate::span::{LineIndex, Location, Origin, SourceMap, Span};
 
 pub use crate::front::directive::{ExtensionBehavior, ExtensionDirective, Pragma};
 use crate::front::token::{LexError, Token, TokenSink};
+pub use extensions::names as extension_names;
 use macros::{Expander, Expansion, MacroTable, More, PpError};
 use tokens::PpTok;
 

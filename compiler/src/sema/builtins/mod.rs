@@ -17,98 +17,11 @@ use crate::ir::full_mask;
 use crate::ir::{BaseType, ConstValue, Expr, ExprKind, Op, Precision, Scalar, Stmt, Type};
 use crate::span::Span;
 
+mod names;
 mod texture;
 
-/// The built-in functions of GLSL ES 3.00 (section 8), which a shader of that version or
-/// later may neither redefine nor overload.
-const ES300_FUNCTIONS: &[&str] = &[
-    "radians",
-    "degrees",
-    "sin",
-    "cos",
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "sinh",
-    "cosh",
-    "tanh",
-    "asinh",
-    "acosh",
-    "atanh",
-    "pow",
-    "exp",
-    "log",
-    "exp2",
-    "log2",
-    "sqrt",
-    "inversesqrt",
-    "abs",
-    "sign",
-    "floor",
-    "trunc",
-    "round",
-    "roundEven",
-    "ceil",
-    "fract",
-    "mod",
-    "modf",
-    "min",
-    "max",
-    "clamp",
-    "mix",
-    "step",
-    "smoothstep",
-    "isnan",
-    "isinf",
-    "floatBitsToInt",
-    "floatBitsToUint",
-    "intBitsToFloat",
-    "uintBitsToFloat",
-    "packSnorm2x16",
-    "unpackSnorm2x16",
-    "packUnorm2x16",
-    "unpackUnorm2x16",
-    "packHalf2x16",
-    "unpackHalf2x16",
-    "length",
-    "distance",
-    "dot",
-    "cross",
-    "normalize",
-    "faceforward",
-    "reflect",
-    "refract",
-    "matrixCompMult",
-    "outerProduct",
-    "transpose",
-    "determinant",
-    "inverse",
-    "lessThan",
-    "lessThanEqual",
-    "greaterThan",
-    "greaterThanEqual",
-    "equal",
-    "notEqual",
-    "any",
-    "all",
-    "not",
-    "textureSize",
-    "texture",
-    "textureProj",
-    "textureLod",
-    "textureOffset",
-    "texelFetch",
-    "texelFetchOffset",
-    "textureProjOffset",
-    "textureLodOffset",
-    "textureProjLod",
-    "textureProjLodOffset",
-    "textureGrad",
-    "textureGradOffset",
-    "textureProjGrad",
-    "textureProjGradOffset",
-];
+use names::ES300_FUNCTIONS;
+pub use names::FUNCTIONS;
 
 /// Whether `name` is a GLSL ES 3.00 built-in function available in `stage` (the
 /// derivatives only in fragment shaders).
@@ -124,6 +37,9 @@ pub(crate) fn call(
     args: &[ast::Expr],
     span: Span,
 ) -> Result<Expr> {
+    if !FUNCTIONS.contains(&name) {
+        return error(span, format!("no function '{name}' is declared"));
+    }
     if let Some(e) = with_out_params(a, name, args, span)? {
         return Ok(e);
     }
