@@ -67,11 +67,18 @@ pub(crate) fn ties(
             entry.1 |= (0..3).any(|e| near & (1 << e) != 0 && !shared(t, e));
         }
     }
+    if open.is_empty() {
+        return Vec::new();
+    }
+    let covered: Vec<Option<Covered>> = triangles
+        .iter()
+        .map(|t| t.coverage.map(Covered::new))
+        .collect();
     open.into_iter()
         .map(|((y, x), (mut candidates, boundary))| {
             let mut held = false;
-            for (t, triangle) in triangles.iter().enumerate() {
-                if triangle.coverage.is_some_and(|c| covers(c, x, y)) && !candidates.contains(&t) {
+            for (t, coverage) in covered.iter().enumerate() {
+                if coverage.as_ref().is_some_and(|c| c.holds(x, y)) && !candidates.contains(&t) {
                     candidates.push(t);
                     held = true;
                 }
@@ -87,15 +94,49 @@ pub(crate) fn ties(
         .collect()
 }
 
-/// Whether the modelled coverage holds pixel `(x, y)`.
-fn covers(coverage: &Coverage, x: u32, y: u32) -> bool {
-    let in_block =
-        |&(bx, by): &(u32, u32)| (bx..bx + BLOCK).contains(&x) && (by..by + BLOCK).contains(&y);
-    coverage.blocks.iter().any(in_block)
-        || coverage.quads.iter().any(|q| {
-            let (dx, dy) = (x.wrapping_sub(q.x), y.wrapping_sub(q.y));
-            dx < 2 && dy < 2 && q.covered[(dy * 2 + dx) as usize]
-        })
+/// A triangle's modelled coverage, sorted for lookups: whether it holds a pixel costs two
+/// binary searches, not a scan of every block and quad.
+struct Covered {
+    /// Lower-left corners of the whole blocks (multiples of `BLOCK`), sorted by row.
+    blocks: Vec<(u32, u32)>,
+    /// Each quad's lower-left corner (row first) and covered pixels, sorted, one per corner.
+    quads: Vec<((u32, u32), [bool; 4])>,
+}
+
+impl Covered {
+    fn new(coverage: &Coverage) -> Covered {
+        let mut blocks: Vec<(u32, u32)> = coverage.blocks.iter().map(|&(x, y)| (y, x)).collect();
+        blocks.sort_unstable();
+        let mut quads: Vec<((u32, u32), [bool; 4])> = coverage
+            .quads
+            .iter()
+            .map(|q| ((q.y, q.x), q.covered))
+            .collect();
+        quads.sort_unstable_by_key(|&(at, _)| at);
+        // One entry per corner, holding what every quad there covers.
+        quads.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                for (k, l) in kept.1.iter_mut().zip(later.1) {
+                    *k |= l;
+                }
+            }
+            same
+        });
+        Covered { blocks, quads }
+    }
+
+    /// Whether the coverage holds pixel `(x, y)`.
+    fn holds(&self, x: u32, y: u32) -> bool {
+        let block = (y / BLOCK * BLOCK, x / BLOCK * BLOCK);
+        if self.blocks.binary_search(&block).is_ok() {
+            return true;
+        }
+        let corner = (y & !1, x & !1);
+        self.quads
+            .binary_search_by_key(&corner, |&(at, _)| at)
+            .is_ok_and(|i| self.quads[i].1[((y % 2) * 2 + x % 2) as usize])
+    }
 }
 
 /// The quad holding pixel `(x, y)`, only that pixel covered.
@@ -156,11 +197,15 @@ pub(crate) fn near_edges(
         return Vec::new();
     }
     let sign = area.signum();
+    // Each edge's length, once per triangle.
+    let lengths = [0, 1, 2].map(|i| {
+        let (a, b) = (v[(i + 1) % 3], v[(i + 2) % 3]);
+        (b.x - a.x).hypot(b.y - a.y)
+    });
     // Signed distance of a point to edge i, positive inside.
     let distance = |i: usize, px: f64, py: f64| {
         let (a, b) = (v[(i + 1) % 3], v[(i + 2) % 3]);
-        let length = (b.x - a.x).hypot(b.y - a.y);
-        sign * cross(a, b, px, py) / length
+        sign * cross(a, b, px, py) / lengths[i]
     };
     let lo = |c: fn(&WindowVertex) -> f64| v.iter().map(c).fold(f64::INFINITY, f64::min);
     let hi = |c: fn(&WindowVertex) -> f64| v.iter().map(c).fold(f64::NEG_INFINITY, f64::max);
