@@ -218,21 +218,79 @@ pub(crate) fn near_edges(
     let (y0, y1) = range(lo(|p| p.y), hi(|p| p.y), height);
     let mut out = Vec::new();
     for y in (y0 as i64..=y1).filter_map(|y| u32::try_from(y).ok()) {
-        for x in (x0 as i64..=x1).filter_map(|x| u32::try_from(x).ok()) {
-            let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
-            let d = [0, 1, 2].map(|i| distance(i, px, py));
-            if d.iter().any(|&e| e <= -slack) || d.iter().all(|&e| e >= slack) {
-                continue;
-            }
-            let near = (0..3)
-                .filter(|&i| d[i].abs() < slack)
-                .fold(0u8, |m, i| m | (1 << i));
-            if near != 0 && is_needed(x, y) {
-                out.push((x, y, near));
+        let py = f64::from(y) + 0.5;
+        for (first, last) in columns_near_edges(&v, &lengths, py, slack, (i64::from(x0), x1)) {
+            for x in (first..=last).filter_map(|x| u32::try_from(x).ok()) {
+                if !is_needed(x, y) {
+                    continue;
+                }
+                let px = f64::from(x) + 0.5;
+                let d = [0, 1, 2].map(|i| distance(i, px, py));
+                if d.iter().any(|&e| e <= -slack) || d.iter().all(|&e| e >= slack) {
+                    continue;
+                }
+                let near = (0..3)
+                    .filter(|&i| d[i].abs() < slack)
+                    .fold(0u8, |m, i| m | (1 << i));
+                if near != 0 {
+                    out.push((x, y, near));
+                }
             }
         }
     }
     out
+}
+
+/// The columns of row `py` (pixel centres) that may lie within `slack` of an edge's line,
+/// as ascending disjoint ranges within `columns`: along a row an edge's distance is linear,
+/// so each edge leaves one range, a pixel wider either side than its line's for rounding.
+/// Pixels outside them are near no edge; far from the origin, where rounding could pass a
+/// pixel, the whole row.
+fn columns_near_edges(
+    v: &[WindowVertex; 3],
+    lengths: &[f64; 3],
+    py: f64,
+    slack: f64,
+    (x0, x1): (i64, i64),
+) -> Vec<(i64, i64)> {
+    const FAR: f64 = 1e6;
+    if v.iter().any(|p| !(p.x.abs() < FAR && p.y.abs() < FAR)) {
+        return vec![(x0, x1)];
+    }
+    let mut ranges: Vec<(i64, i64)> = Vec::with_capacity(3);
+    for i in 0..3 {
+        let (a, b) = (v[(i + 1) % 3], v[(i + 2) % 3]);
+        let rise = b.y - a.y;
+        if rise == 0.0 {
+            // Parallel to the rows: its distance is the same along the row.
+            let d = (py - a.y).abs();
+            if d < slack + 1.0 {
+                ranges.push((x0, x1));
+            }
+            continue;
+        }
+        // Where the line crosses the row, and how far along the row `slack` reaches.
+        let cross = a.x + (b.x - a.x) * (py - a.y) / rise;
+        let reach = slack * lengths[i] / rise.abs();
+        let first = (cross - reach - 0.5).floor() - 1.0;
+        let last = (cross + reach - 0.5).ceil() + 1.0;
+        if !(first.is_finite() && last.is_finite()) {
+            return vec![(x0, x1)];
+        }
+        let (first, last) = ((first as i64).max(x0), (last as i64).min(x1));
+        if first <= last {
+            ranges.push((first, last));
+        }
+    }
+    ranges.sort_unstable();
+    let mut merged: Vec<(i64, i64)> = Vec::with_capacity(ranges.len());
+    for (first, last) in ranges {
+        match merged.last_mut() {
+            Some(previous) if first <= previous.1 + 1 => previous.1 = previous.1.max(last),
+            _ => merged.push((first, last)),
+        }
+    }
+    merged
 }
 
 #[cfg(test)]
@@ -296,5 +354,66 @@ mod tests {
         // Edges a sixteenth of a pixel and more from every centre leave nothing open.
         let clear = [vertex(0.0, -0.3), vertex(8.0, -0.3), vertex(8.0, 7.7)];
         assert!(near_edges(clear, 8, 8, None, EDGE_SLACK).is_empty());
+    }
+
+    /// Every pixel of the window near an edge, each tested: the definition the scan of the
+    /// columns near each edge's line must match.
+    fn near_by_every_pixel(v: [WindowVertex; 3], size: u32, slack: f64) -> Vec<(u32, u32, u8)> {
+        let area = (v[1].x - v[0].x) * (v[2].y - v[0].y) - (v[1].y - v[0].y) * (v[2].x - v[0].x);
+        let distance = |i: usize, px: f64, py: f64| {
+            let (a, b) = (v[(i + 1) % 3], v[(i + 2) % 3]);
+            let cross = (b.x - a.x) * (py - a.y) - (b.y - a.y) * (px - a.x);
+            area.signum() * cross / (b.x - a.x).hypot(b.y - a.y)
+        };
+        // The bounding box, `slack` wider, as the scan takes it.
+        let span = |c: fn(&WindowVertex) -> f64| {
+            let lo = v.iter().map(c).fold(f64::INFINITY, f64::min);
+            let hi = v.iter().map(c).fold(f64::NEG_INFINITY, f64::max);
+            move |p: u32| {
+                let p = f64::from(p);
+                (lo - slack - 0.5).floor() <= p && p <= (hi + slack - 0.5).ceil()
+            }
+        };
+        let (in_x, in_y) = (span(|p| p.x), span(|p| p.y));
+        let mut out = Vec::new();
+        for y in (0..size).filter(|&y| in_y(y)) {
+            for x in (0..size).filter(|&x| in_x(x)) {
+                let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
+                let d = [0, 1, 2].map(|i| distance(i, px, py));
+                if d.iter().any(|&e| e <= -slack) || d.iter().all(|&e| e >= slack) {
+                    continue;
+                }
+                let near = (0..3)
+                    .filter(|&i| d[i].abs() < slack)
+                    .fold(0u8, |m, i| m | (1 << i));
+                if near != 0 {
+                    out.push((x, y, near));
+                }
+            }
+        }
+        out
+    }
+
+    /// Scanning only the columns near each edge's line finds what testing every pixel finds,
+    /// in the same order, for slanted, flat, thin and window-sized triangles.
+    #[test]
+    fn the_columns_near_edges_are_every_pixel_near_an_edge() {
+        let triangles = [
+            [vertex(0.3, 0.7), vertex(37.9, 5.2), vertex(11.4, 29.3)],
+            [vertex(-5.0, 3.5), vertex(45.0, 3.5), vertex(20.0, 40.0)],
+            [vertex(2.0, 1.0), vertex(2.01, 39.0), vertex(2.5, 20.0)],
+            [vertex(0.0, 0.0), vertex(40.0, 0.0), vertex(40.0, 40.0)],
+            [
+                vertex(-80.0, 17.25),
+                vertex(120.0, 18.0),
+                vertex(19.5, -300.0),
+            ],
+        ];
+        for v in triangles {
+            for slack in [EDGE_SLACK, 0.7, 3.0] {
+                let found = near_edges(v, 40, 40, None, slack);
+                assert_eq!(found, near_by_every_pixel(v, 40, slack), "{v:?} {slack}");
+            }
+        }
     }
 }
