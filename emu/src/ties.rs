@@ -225,13 +225,7 @@ pub(crate) fn near_edges(
                     continue;
                 }
                 let px = f64::from(x) + 0.5;
-                let d = [0, 1, 2].map(|i| distance(i, px, py));
-                if d.iter().any(|&e| e <= -slack) || d.iter().all(|&e| e >= slack) {
-                    continue;
-                }
-                let near = (0..3)
-                    .filter(|&i| d[i].abs() < slack)
-                    .fold(0u8, |m, i| m | (1 << i));
+                let near = near_mask([0, 1, 2].map(|i| distance(i, px, py)), slack);
                 if near != 0 {
                     out.push((x, y, near));
                 }
@@ -239,6 +233,17 @@ pub(crate) fn near_edges(
         }
     }
     out
+}
+
+/// The edges a pixel centre at signed distances `d` from them lies near (bit `i`: edge `i`):
+/// none when it lies `slack` or more outside one, or that far inside all three.
+fn near_mask(d: [f64; 3], slack: f64) -> u8 {
+    if d.iter().any(|&e| e <= -slack) || d.iter().all(|&e| e >= slack) {
+        return 0;
+    }
+    (0..3)
+        .filter(|&i| d[i].abs() < slack)
+        .fold(0u8, |m, i| m | (1 << i))
 }
 
 /// The columns of row `py` (pixel centres) that may lie within `slack` of an edge's line,
@@ -379,13 +384,7 @@ mod tests {
         for y in (0..size).filter(|&y| in_y(y)) {
             for x in (0..size).filter(|&x| in_x(x)) {
                 let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
-                let d = [0, 1, 2].map(|i| distance(i, px, py));
-                if d.iter().any(|&e| e <= -slack) || d.iter().all(|&e| e >= slack) {
-                    continue;
-                }
-                let near = (0..3)
-                    .filter(|&i| d[i].abs() < slack)
-                    .fold(0u8, |m, i| m | (1 << i));
+                let near = near_mask([0, 1, 2].map(|i| distance(i, px, py)), slack);
                 if near != 0 {
                     out.push((x, y, near));
                 }
