@@ -113,7 +113,7 @@ mod tests {
         assert_eq!(nearest_f16(x), 1.0 + 2f64.powi(-10));
         assert_eq!(nearest_f16(x), reference(x));
         for x in [
-            1e-8,
+            1e-8f64,
             -3.0e-7,
             5.960_464_477_539_063e-8,
             2.9e-8,
