@@ -132,8 +132,10 @@ impl<T: Copy> Framebuffer<T> {
         }
     }
 
-    /// The colour every pixel of a rectangle holds, when its tiles are each one colour and
-    /// those colours are the `same`; `None` otherwise, or when it reaches outside.
+    /// The colour every pixel of a rectangle holds, as `same` compares colours: a tile of one
+    /// colour at once, a tile of a colour per pixel by its pixels inside the rectangle (a
+    /// `probe all` whose draw left only the pixels along an edge apart); `None` otherwise,
+    /// or when it reaches outside.
     pub(crate) fn uniform(
         &self,
         x: u32,
@@ -148,17 +150,37 @@ impl<T: Copy> Framebuffer<T> {
         if !(inside(x, w, self.width) && inside(y, h, self.height)) {
             return None;
         }
+        let (last_x, last_y) = (x + w - 1, y + h - 1);
         let mut first: Option<[T; 4]> = None;
-        for row in y / TILE..=(y + h - 1) / TILE {
-            for column in x / TILE..=(x + w - 1) / TILE {
+        // Whether `color` is the first colour seen (the first becomes it).
+        let mut agrees = |color: &[T; 4]| match &first {
+            None => {
+                first = Some(*color);
+                true
+            }
+            Some(f) => f.iter().zip(color).all(|(a, b)| same(a, b)),
+        };
+        for row in y / TILE..=last_y / TILE {
+            for column in x / TILE..=last_x / TILE {
                 let index = (row * self.columns + column) as usize;
-                let Some(Tile::Fill(color)) = self.tiles.get(index) else {
-                    return None;
-                };
-                match &first {
-                    None => first = Some(*color),
-                    Some(f) if f.iter().zip(color).all(|(a, b)| same(a, b)) => {}
-                    Some(_) => return None,
+                match self.tiles.get(index)? {
+                    Tile::Fill(color) => {
+                        if !agrees(color) {
+                            return None;
+                        }
+                    }
+                    Tile::Pixels(pixels) => {
+                        let rows = y.max(row * TILE)..=last_y.min(row * TILE + TILE - 1);
+                        let columns = x.max(column * TILE)..=last_x.min(column * TILE + TILE - 1);
+                        for py in rows {
+                            for px in columns.clone() {
+                                let at = ((py % TILE) * TILE + px % TILE) as usize;
+                                if !agrees(pixels.get(at)?) {
+                                    return None;
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -308,7 +330,9 @@ mod tests {
         assert_eq!(fb.get(5, 3), Some([1.0; 4]));
         assert_eq!(fb.get(6, 3), Some([0.0; 4]));
         assert_eq!(fb.get(5, 4), Some([0.0; 4]));
-        assert_eq!(fb.uniform(0, 0, 6, 4, same), None);
+        // The rectangle is one colour though its tile is not.
+        assert_eq!(fb.uniform(0, 0, 6, 4, same), Some([1.0; 4]));
+        assert_eq!(fb.uniform(0, 0, 7, 4, same), None);
         assert_eq!(fb.uniform(16, 0, 24, 20, same), Some([0.0; 4]));
         let read = fb.read(4, 3, 3, 1, |v| v, -1.0);
         assert_eq!(read, [[1.0; 4], [1.0; 4], [0.0; 4]].concat());
@@ -361,6 +385,9 @@ mod tests {
         assert_eq!(fb.get(16, 2), Some([0.0; 4]));
         assert_eq!(fb.uniform(0, 0, 16, 16, same), Some([0.0; 4]));
         assert_eq!(fb.uniform(0, 0, 20, 20, same), None);
+        // Around the pixel, its split tile still reads as one colour.
+        assert_eq!(fb.uniform(16, 3, 4, 17, same), Some([0.0; 4]));
+        assert_eq!(fb.uniform(17, 2, 1, 1, same), Some([5.0; 4]));
         assert_eq!(fb.uniform(0, 0, 21, 20, same), None);
         assert!(fb.pixel_mut(20, 0).is_none());
     }

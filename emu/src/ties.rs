@@ -67,11 +67,18 @@ pub(crate) fn ties(
             entry.1 |= (0..3).any(|e| near & (1 << e) != 0 && !shared(t, e));
         }
     }
+    if open.is_empty() {
+        return Vec::new();
+    }
+    let covered: Vec<Option<Covered>> = triangles
+        .iter()
+        .map(|t| t.coverage.map(Covered::new))
+        .collect();
     open.into_iter()
         .map(|((y, x), (mut candidates, boundary))| {
             let mut held = false;
-            for (t, triangle) in triangles.iter().enumerate() {
-                if triangle.coverage.is_some_and(|c| covers(c, x, y)) && !candidates.contains(&t) {
+            for (t, coverage) in covered.iter().enumerate() {
+                if coverage.as_ref().is_some_and(|c| c.holds(x, y)) && !candidates.contains(&t) {
                     candidates.push(t);
                     held = true;
                 }
@@ -87,15 +94,49 @@ pub(crate) fn ties(
         .collect()
 }
 
-/// Whether the modelled coverage holds pixel `(x, y)`.
-fn covers(coverage: &Coverage, x: u32, y: u32) -> bool {
-    let in_block =
-        |&(bx, by): &(u32, u32)| (bx..bx + BLOCK).contains(&x) && (by..by + BLOCK).contains(&y);
-    coverage.blocks.iter().any(in_block)
-        || coverage.quads.iter().any(|q| {
-            let (dx, dy) = (x.wrapping_sub(q.x), y.wrapping_sub(q.y));
-            dx < 2 && dy < 2 && q.covered[(dy * 2 + dx) as usize]
-        })
+/// A triangle's modelled coverage, sorted for lookups: whether it holds a pixel costs two
+/// binary searches, not a scan of every block and quad.
+struct Covered {
+    /// Lower-left corners of the whole blocks (multiples of `BLOCK`), sorted by row.
+    blocks: Vec<(u32, u32)>,
+    /// Each quad's lower-left corner (row first) and covered pixels, sorted, one per corner.
+    quads: Vec<((u32, u32), [bool; 4])>,
+}
+
+impl Covered {
+    fn new(coverage: &Coverage) -> Covered {
+        let mut blocks: Vec<(u32, u32)> = coverage.blocks.iter().map(|&(x, y)| (y, x)).collect();
+        blocks.sort_unstable();
+        let mut quads: Vec<((u32, u32), [bool; 4])> = coverage
+            .quads
+            .iter()
+            .map(|q| ((q.y, q.x), q.covered))
+            .collect();
+        quads.sort_unstable_by_key(|&(at, _)| at);
+        // One entry per corner, holding what every quad there covers.
+        quads.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                for (k, l) in kept.1.iter_mut().zip(later.1) {
+                    *k |= l;
+                }
+            }
+            same
+        });
+        Covered { blocks, quads }
+    }
+
+    /// Whether the coverage holds pixel `(x, y)`.
+    fn holds(&self, x: u32, y: u32) -> bool {
+        let block = (y / BLOCK * BLOCK, x / BLOCK * BLOCK);
+        if self.blocks.binary_search(&block).is_ok() {
+            return true;
+        }
+        let corner = (y & !1, x & !1);
+        self.quads
+            .binary_search_by_key(&corner, |&(at, _)| at)
+            .is_ok_and(|i| self.quads[i].1[((y % 2) * 2 + x % 2) as usize])
+    }
 }
 
 /// The quad holding pixel `(x, y)`, only that pixel covered.
@@ -156,11 +197,15 @@ pub(crate) fn near_edges(
         return Vec::new();
     }
     let sign = area.signum();
+    // Each edge's length, once per triangle.
+    let lengths = [0, 1, 2].map(|i| {
+        let (a, b) = (v[(i + 1) % 3], v[(i + 2) % 3]);
+        (b.x - a.x).hypot(b.y - a.y)
+    });
     // Signed distance of a point to edge i, positive inside.
     let distance = |i: usize, px: f64, py: f64| {
         let (a, b) = (v[(i + 1) % 3], v[(i + 2) % 3]);
-        let length = (b.x - a.x).hypot(b.y - a.y);
-        sign * cross(a, b, px, py) / length
+        sign * cross(a, b, px, py) / lengths[i]
     };
     let lo = |c: fn(&WindowVertex) -> f64| v.iter().map(c).fold(f64::INFINITY, f64::min);
     let hi = |c: fn(&WindowVertex) -> f64| v.iter().map(c).fold(f64::NEG_INFINITY, f64::max);
@@ -173,21 +218,84 @@ pub(crate) fn near_edges(
     let (y0, y1) = range(lo(|p| p.y), hi(|p| p.y), height);
     let mut out = Vec::new();
     for y in (y0 as i64..=y1).filter_map(|y| u32::try_from(y).ok()) {
-        for x in (x0 as i64..=x1).filter_map(|x| u32::try_from(x).ok()) {
-            let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
-            let d = [0, 1, 2].map(|i| distance(i, px, py));
-            if d.iter().any(|&e| e <= -slack) || d.iter().all(|&e| e >= slack) {
-                continue;
-            }
-            let near = (0..3)
-                .filter(|&i| d[i].abs() < slack)
-                .fold(0u8, |m, i| m | (1 << i));
-            if near != 0 && is_needed(x, y) {
-                out.push((x, y, near));
+        let py = f64::from(y) + 0.5;
+        for (first, last) in columns_near_edges(&v, &lengths, py, slack, (i64::from(x0), x1)) {
+            for x in (first..=last).filter_map(|x| u32::try_from(x).ok()) {
+                if !is_needed(x, y) {
+                    continue;
+                }
+                let px = f64::from(x) + 0.5;
+                let near = near_mask([0, 1, 2].map(|i| distance(i, px, py)), slack);
+                if near != 0 {
+                    out.push((x, y, near));
+                }
             }
         }
     }
     out
+}
+
+/// The edges a pixel centre at signed distances `d` from them lies near (bit `i`: edge `i`):
+/// none when it lies `slack` or more outside one, or that far inside all three.
+fn near_mask(d: [f64; 3], slack: f64) -> u8 {
+    if d.iter().any(|&e| e <= -slack) || d.iter().all(|&e| e >= slack) {
+        return 0;
+    }
+    (0..3)
+        .filter(|&i| d[i].abs() < slack)
+        .fold(0u8, |m, i| m | (1 << i))
+}
+
+/// The columns of row `py` (pixel centres) that may lie within `slack` of an edge's line,
+/// as ascending disjoint ranges within `columns`: along a row an edge's distance is linear,
+/// so each edge leaves one range, a pixel wider either side than its line's for rounding.
+/// Pixels outside them are near no edge; far from the origin, where rounding could pass a
+/// pixel, the whole row.
+fn columns_near_edges(
+    v: &[WindowVertex; 3],
+    lengths: &[f64; 3],
+    py: f64,
+    slack: f64,
+    (x0, x1): (i64, i64),
+) -> Vec<(i64, i64)> {
+    const FAR: f64 = 1e6;
+    if v.iter().any(|p| !(p.x.abs() < FAR && p.y.abs() < FAR)) {
+        return vec![(x0, x1)];
+    }
+    let mut ranges: Vec<(i64, i64)> = Vec::with_capacity(3);
+    for i in 0..3 {
+        let (a, b) = (v[(i + 1) % 3], v[(i + 2) % 3]);
+        let rise = b.y - a.y;
+        if rise == 0.0 {
+            // Parallel to the rows: its distance is the same along the row.
+            let d = (py - a.y).abs();
+            if d < slack + 1.0 {
+                ranges.push((x0, x1));
+            }
+            continue;
+        }
+        // Where the line crosses the row, and how far along the row `slack` reaches.
+        let cross = a.x + (b.x - a.x) * (py - a.y) / rise;
+        let reach = slack * lengths[i] / rise.abs();
+        let first = (cross - reach - 0.5).floor() - 1.0;
+        let last = (cross + reach - 0.5).ceil() + 1.0;
+        if !(first.is_finite() && last.is_finite()) {
+            return vec![(x0, x1)];
+        }
+        let (first, last) = ((first as i64).max(x0), (last as i64).min(x1));
+        if first <= last {
+            ranges.push((first, last));
+        }
+    }
+    ranges.sort_unstable();
+    let mut merged: Vec<(i64, i64)> = Vec::with_capacity(ranges.len());
+    for (first, last) in ranges {
+        match merged.last_mut() {
+            Some(previous) if first <= previous.1 + 1 => previous.1 = previous.1.max(last),
+            _ => merged.push((first, last)),
+        }
+    }
+    merged
 }
 
 #[cfg(test)]
@@ -251,5 +359,60 @@ mod tests {
         // Edges a sixteenth of a pixel and more from every centre leave nothing open.
         let clear = [vertex(0.0, -0.3), vertex(8.0, -0.3), vertex(8.0, 7.7)];
         assert!(near_edges(clear, 8, 8, None, EDGE_SLACK).is_empty());
+    }
+
+    /// Every pixel of the window near an edge, each tested: the definition the scan of the
+    /// columns near each edge's line must match.
+    fn near_by_every_pixel(v: [WindowVertex; 3], size: u32, slack: f64) -> Vec<(u32, u32, u8)> {
+        let area = (v[1].x - v[0].x) * (v[2].y - v[0].y) - (v[1].y - v[0].y) * (v[2].x - v[0].x);
+        let distance = |i: usize, px: f64, py: f64| {
+            let (a, b) = (v[(i + 1) % 3], v[(i + 2) % 3]);
+            let cross = (b.x - a.x) * (py - a.y) - (b.y - a.y) * (px - a.x);
+            area.signum() * cross / (b.x - a.x).hypot(b.y - a.y)
+        };
+        // The bounding box, `slack` wider, as the scan takes it.
+        let span = |c: fn(&WindowVertex) -> f64| {
+            let lo = v.iter().map(c).fold(f64::INFINITY, f64::min);
+            let hi = v.iter().map(c).fold(f64::NEG_INFINITY, f64::max);
+            move |p: u32| {
+                let p = f64::from(p);
+                (lo - slack - 0.5).floor() <= p && p <= (hi + slack - 0.5).ceil()
+            }
+        };
+        let (in_x, in_y) = (span(|p| p.x), span(|p| p.y));
+        let mut out = Vec::new();
+        for y in (0..size).filter(|&y| in_y(y)) {
+            for x in (0..size).filter(|&x| in_x(x)) {
+                let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
+                let near = near_mask([0, 1, 2].map(|i| distance(i, px, py)), slack);
+                if near != 0 {
+                    out.push((x, y, near));
+                }
+            }
+        }
+        out
+    }
+
+    /// Scanning only the columns near each edge's line finds what testing every pixel finds,
+    /// in the same order, for slanted, flat, thin and window-sized triangles.
+    #[test]
+    fn the_columns_near_edges_are_every_pixel_near_an_edge() {
+        let triangles = [
+            [vertex(0.3, 0.7), vertex(37.9, 5.2), vertex(11.4, 29.3)],
+            [vertex(-5.0, 3.5), vertex(45.0, 3.5), vertex(20.0, 40.0)],
+            [vertex(2.0, 1.0), vertex(2.01, 39.0), vertex(2.5, 20.0)],
+            [vertex(0.0, 0.0), vertex(40.0, 0.0), vertex(40.0, 40.0)],
+            [
+                vertex(-80.0, 17.25),
+                vertex(120.0, 18.0),
+                vertex(19.5, -300.0),
+            ],
+        ];
+        for v in triangles {
+            for slack in [EDGE_SLACK, 0.7, 3.0] {
+                let found = near_edges(v, 40, 40, None, slack);
+                assert_eq!(found, near_by_every_pixel(v, 40, slack), "{v:?} {slack}");
+            }
+        }
     }
 }

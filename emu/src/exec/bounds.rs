@@ -276,28 +276,30 @@ impl FloatFormat {
         pow2(e.max(self.min_exp) - self.fraction_bits) * count
     }
 
-    /// The distance between neighbouring values of the grid around `x` (finite, nonzero).
-    fn quantum(&self, x: f64) -> f64 {
+    /// `log2` of the distance between neighbouring values of the grid around `x` (finite,
+    /// nonzero).
+    #[inline]
+    fn quantum_exponent(&self, x: f64) -> i32 {
         let (e, _) = exponent(x);
-        pow2(e.max(self.min_exp) - self.fraction_bits)
+        e.max(self.min_exp) - self.fraction_bits
     }
 
     /// The largest grid value `<= x` (no range limit; ±inf and 0 stay).
+    #[inline]
     pub fn round_down(&self, x: f64) -> f64 {
         if !x.is_finite() || x == 0.0 {
             return x;
         }
-        let q = self.quantum(x);
-        (x / q).floor() * q
+        to_grid(x, self.quantum_exponent(x), x < 0.0)
     }
 
     /// The smallest grid value `>= x` (no range limit; ±inf and 0 stay).
+    #[inline]
     pub fn round_up(&self, x: f64) -> f64 {
         if !x.is_finite() || x == 0.0 {
             return x;
         }
-        let q = self.quantum(x);
-        (x / q).ceil() * q
+        to_grid(x, self.quantum_exponent(x), x > 0.0)
     }
 
     /// Every value this format may hold for a value in `x`: the ends rounded outward to the
@@ -826,6 +828,45 @@ fn pow2(e: i32) -> f64 {
     }
 }
 
+/// Finite nonzero `x` on the grid of multiples of `2^k`: the neighbour away from zero when
+/// `away`, else toward zero (a zero keeping `x`'s sign, as `floor` and `ceil` do), in exact
+/// integer arithmetic on the bits: below `|x|`'s exponent the grid clears low significand
+/// bits, and a step away from zero adds one grid step (carrying into the exponent).
+#[inline]
+fn to_grid(x: f64, k: i32, away: bool) -> f64 {
+    let bits = x.to_bits();
+    let sign = bits & (1 << 63);
+    let magnitude = bits & !(1 << 63);
+    let biased = (magnitude >> 52) as i32;
+    // The exponent of the last significand bit (subnormals: the smallest).
+    let last = if biased == 0 { -1074 } else { biased - 1075 };
+    let dropped = k - last;
+    if dropped <= 0 {
+        return x;
+    }
+    let (leading, _) = exponent(x);
+    if leading < k {
+        // Between zero and one grid step.
+        return if away {
+            pow2(k).copysign(x)
+        } else {
+            0.0f64.copysign(x)
+        };
+    }
+    // `leading >= k` keeps the leading bit: at most the 52 fraction bits are dropped.
+    let mask = (1u64 << dropped) - 1;
+    if magnitude & mask == 0 {
+        return x;
+    }
+    let toward_zero = magnitude & !mask;
+    let magnitude = if away {
+        toward_zero + (1u64 << dropped)
+    } else {
+        toward_zero
+    };
+    f64::from_bits(sign | magnitude)
+}
+
 /// `floor(log2 |x|)` of a finite nonzero `x`, and whether `|x|` is a power of two.
 fn exponent(x: f64) -> (i32, bool) {
     let bits = x.abs().to_bits();
@@ -1006,5 +1047,52 @@ mod tests {
         let (lo, hi) = trig_range(f64::cos, 0.0, 3.0, 3.5);
         assert_eq!(lo, -1.0);
         assert!(hi < -0.9);
+    }
+
+    /// The grid by its definition: `x / 2^k` rounded down or up, times `2^k`.
+    fn by_division(format: &FloatFormat, x: f64, up: bool) -> f64 {
+        let (e, _) = exponent(x);
+        let q = pow2(e.max(format.min_exp) - format.fraction_bits);
+        let steps = if up { (x / q).ceil() } else { (x / q).floor() };
+        steps * q
+    }
+
+    #[test]
+    fn rounding_to_the_grid_on_the_bits_is_the_division_bit_for_bit() {
+        let formats = [FloatFormat::HIGHP, FloatFormat::MEDIUMP, FloatFormat::LOWP];
+        // Every exponent from subnormal to the largest, each with varied significands, both
+        // signs, and the values at and beside each format's grid.
+        let mut values = Vec::new();
+        for bits in (0..0x7ff0_0000_0000_0000u64).step_by(0x0003_1f5c_28f5_c28f) {
+            values.extend([
+                bits,
+                bits | 0x000f_ffff_ffff_ffff,
+                bits & !0x000f_ffff_ffff_ffff,
+            ]);
+        }
+        for x in [
+            1.0f64,
+            0.333_251_953_125,
+            65504.0,
+            2f64.powi(-14),
+            2f64.powi(-24),
+            1e-45,
+        ] {
+            let b = x.to_bits();
+            values.extend([b, b + 1, b - 1]);
+        }
+        for format in &formats {
+            for &bits in &values {
+                for x in [f64::from_bits(bits), -f64::from_bits(bits)] {
+                    if x == 0.0 {
+                        continue;
+                    }
+                    for (got, up) in [(format.round_down(x), false), (format.round_up(x), true)] {
+                        let want = by_division(format, x, up);
+                        assert_eq!(got.to_bits(), want.to_bits(), "{format:?} {x:e} up {up}");
+                    }
+                }
+            }
+        }
     }
 }

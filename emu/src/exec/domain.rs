@@ -6,6 +6,7 @@
 //! that holds the binary16, binary32 or binary64 result exactly. A later interval domain (the
 //! acceptance intervals of a verdict) implements the same trait with an interval type.
 
+use super::binary16::nearest_f16;
 use crate::profile::{
     Binary32, Choices, ControlFlowVariables, ExpLog, Fma, Log2, Pow, Transcendentals,
 };
@@ -302,26 +303,19 @@ impl Rounding {
     }
 
     /// `x` rounded to what `width` holds.
+    #[inline]
     pub(super) fn round(&self, x: f64, width: Option<Width>) -> f64 {
         match width {
             None => x,
             Some(Width::Single) if self.extended(Width::Single) => x,
             Some(Width::Single) => self.flush(f64::from(x as f32)),
-            Some(Width::Half | Width::Low) => {
-                // Through binary32 when that is exact (the usual case: one hardware
-                // conversion), else straight from binary64 to avoid double rounding.
-                let single = x as f32;
-                let h = if f64::from(single) == x || x.is_nan() {
-                    f16::from_f32(single)
-                } else {
-                    f16::from_f64(x)
-                };
-                self.flush16(f64::from(h.to_f32()))
-            }
+            // Straight from binary64, once: no double rounding.
+            Some(Width::Half | Width::Low) => self.flush16(nearest_f16(x)),
         }
     }
 
     /// A binary32 value with subnormals flushed when the driver does.
+    #[inline]
     fn flush(&self, x: f64) -> f64 {
         let flush = self.driver.arithmetic.flush_f32_subnormals;
         if flush && x != 0.0 && x.abs() < f64::from(f32::MIN_POSITIVE) {
@@ -332,9 +326,10 @@ impl Rounding {
     }
 
     /// A binary16 value with subnormals flushed when the driver does.
+    #[inline]
     fn flush16(&self, x: f64) -> f64 {
         let flush = self.driver.arithmetic.flush_f16_subnormals;
-        if flush && x != 0.0 && x.abs() < f64::from(f16::MIN_POSITIVE.to_f32()) {
+        if flush && x != 0.0 && x.abs() < F16_MIN_POSITIVE {
             0.0f64.copysign(x)
         } else {
             x
@@ -370,7 +365,7 @@ impl Domain for Rounding {
         match self.effective(width) {
             Some(Width::Half) => {
                 let x = self.flush16(x);
-                self.flush16(f64::from(f16::from_f32(self.operand32(x)).to_f32()))
+                self.flush16(nearest_f16(f64::from(self.operand32(x))))
             }
             other => self.round(x, other),
         }
@@ -482,6 +477,9 @@ impl Domain for Rounding {
         op.holds(a, b)
     }
 }
+
+/// The smallest normal binary16 value, `2^-14`.
+const F16_MIN_POSITIVE: f64 = 6.103_515_625e-5;
 
 /// `x` rounded toward zero to a binary16 value (overflow gives the largest finite value).
 pub fn truncate_to_f16(x: f64) -> f64 {

@@ -21,6 +21,7 @@
 //! [`Invocation::set`], provides textures through [`Textures`], calls [`Invocation::run`] and
 //! reads the outputs back with [`Invocation::get`] and [`Invocation::killed`].
 
+mod binary16;
 pub mod bounds;
 mod convert;
 mod divergence;
