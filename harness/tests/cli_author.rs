@@ -241,14 +241,21 @@ fn suggest_finds_discriminating_values_or_says_why_none_exist() {
 }
 
 /// On the 28 Igalia anchors with their uniform values removed (every `uniform` command of
-/// `[test]` but a sampler's unit), `suggest` finds values that discriminate on llvmpipe for 16
-/// (measured 2026-11-27; issue 37 asked for 25). The other 12 cannot discriminate there with
-/// any values, and suggest says why: constants (`const_color`), highp by the rules
-/// (`mixed_precision_not_lowered`, `uniforms-using-default-precision`), exact texels
-/// (`mediump_tex`, `mediump_tex_coord`), lone operations llvmpipe keeps at binary32
-/// (`aoa-deref`, `struct-deref`, `gt`), one binary16 rounding that a mediump output may make
-/// anyway (`mediump_div`, `array-deref`, `simple-mult`: inside `H`), and `mediump_and`, whose
-/// comparisons flip only when two uniforms move together.
+/// `[test]` but a sampler's unit), `suggest` finds values that discriminate for 21 (measured
+/// 2026-11-28; issue 37 asked for 25, which no sound search reaches): 16 on llvmpipe itself;
+/// 4 more only under the rules' binary16 (`m'`), where llvmpipe keeps a lone operation on
+/// uniforms at binary32 (`aoa-deref` and `struct-deref`'s product, `uniforms-using-default-
+/// precision`'s mediump uniform, and `mediump_and`, whose bounds must meet `val` in binary16
+/// only: a pair move, which main's one-uniform-at-a-time search never made); and 1 as a
+/// control (`mixed_precision_not_lowered`: the rules keep it highp, and a driver lowering
+/// everything lands outside `H`). The other 7 cannot discriminate with any values without
+/// shrinking `H`: `const_color` has nothing to search; `gt` and `mediump_tex_coord` have no
+/// uniform (their inputs are the geometry and `texture rgbw`), and at every pixel centre their
+/// binary16 roundings stay far from a comparison's flip or a texel edge; `mediump_tex` draws an
+/// `rgbw` texel (0 or 1, exact) straight out; `mediump_div`, `array-deref` and `simple-mult`
+/// make one binary16 rounding of a mediump varying and one of a mediump output, both of which
+/// `H` allows a highp driver, so the binary16 value lies in `H` at every value. Main printed
+/// 16 and 3 and no control count.
 #[test]
 fn suggest_finds_values_for_the_igalia_anchors_without_theirs() {
     let Some(anchors) = igalia_mediump() else {
@@ -273,13 +280,73 @@ fn suggest_finds_values_for_the_igalia_anchors_without_theirs() {
         std::fs::write(dir.join(format!("{i:02}_{name}")), stripped).expect("write");
     }
     let (_, out) = on("suggest", &dir);
-    let found = out
+    let summary = out
         .lines()
         .find(|l| l.contains(" tests got values that discriminate on llvmpipe"))
-        .and_then(|l| l.split(" of ").next())
-        .and_then(|n| n.parse::<usize>().ok())
         .unwrap_or_else(|| panic!("no count line:\n{out}"));
-    assert!(found >= 16, "{found} of 28:\n{out}");
+    // The count before each phrase: `N of 28 tests ...; R more only under the rules'
+    // binary16 ...; C more as controls ...`.
+    let count = |before: &str| {
+        summary
+            .split(before)
+            .next()
+            .and_then(|head| head.split([' ', ';']).rev().find(|w| !w.is_empty()))
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or_else(|| panic!("no count before {before:?}: {summary}"))
+    };
+    let (profile, rules, controls) = (
+        count(" of 28 tests"),
+        count(" more only under the rules' binary16"),
+        count(" more as controls"),
+    );
+    assert!(profile >= 16, "{profile} on llvmpipe:\n{out}");
+    assert!(
+        profile + rules + controls >= 21,
+        "{profile} + {rules} + {controls} of 28:\n{out}"
+    );
+    let line = |anchor: &str| {
+        out.lines()
+            .find(|l| l.contains(&format!("_{anchor}.shader_test: ")))
+            .unwrap_or_else(|| panic!("no line for {anchor}:\n{out}"))
+    };
+    assert!(
+        line("mediump_and").contains("under the rules' binary16 these values discriminate"),
+        "{out}"
+    );
+    assert!(
+        line("mixed_precision_not_lowered").contains("it can only be a control"),
+        "{out}"
+    );
+    assert!(
+        line("const_color").contains("there is nothing to search"),
+        "{out}"
+    );
+}
+
+/// `suggest` on a control (a highp division, as `mixed_precision_not_lowered`) with values
+/// that tell nothing (a = b = 1) writes values that a driver lowering everything gets wrong,
+/// and exits 0; main called it a test whose values reach no binary16 operation (exit 1).
+#[test]
+fn suggest_finds_control_values_where_the_rules_keep_every_probe_highp() {
+    let dir = temp_dir("author-suggest-control");
+    let file = dir.join("control.shader_test");
+    std::fs::write(
+        &file,
+        HEAD.replace("uniform float a, b;", "uniform highp float a, b;")
+            + "void main()\n{\n\tgl_FragColor = vec4(fract(a / b * 1024.0), 0.0, 0.0, 1.0);\n}\n\n\
+               [test]\nuniform float a 1.0\nuniform float b 1.0\ndraw rect -1 -1 2 2\n\
+               probe all rgba 0.0 0.0 0.0 1.0\n",
+    )
+    .expect("write");
+    let (code, out) = run(&["suggest".as_ref(), file.as_os_str(), "--write".as_ref()]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("it can only be a control"), "{out}");
+    assert!(out.contains("1 more as controls"), "{out}");
+    let written = std::fs::read_to_string(&file).expect("read");
+    assert!(
+        !written.contains("uniform float a 1.0\nuniform float b 1.0\n"),
+        "{written}"
+    );
 }
 
 /// `try` runs a test on every lane here: one table, each lane's verdict against the header's
@@ -319,6 +386,38 @@ fn try_runs_every_lane_here_and_checks_the_claims() {
         "{out}"
     );
     assert_eq!(code, Some(0), "{out}");
+}
+
+/// `try` exits 1, and says where, when the header claims lowering on llvmpipe but the values
+/// tell nothing there (a = b = 1: `fract(1024.0)` is 0 in binary16 and binary32 alike).
+#[test]
+fn try_exits_1_where_the_file_does_not_discriminate_as_it_claims() {
+    if !have_gl() {
+        return;
+    }
+    let dir = temp_dir("author-try-claim");
+    let file = fixture(
+        &dir,
+        "claim.shader_test",
+        "# Expect llvmpipe: lowered\n",
+        "\tgl_FragColor = vec4(fract(a / b * 1024.0), 0.0, 0.0, 1.0);",
+        "uniform float a 1.0\nuniform float b 1.0\ndraw rect -1 -1 2 2\nprobe all rgba 0.0 0.0 0.0 1.0\n",
+    );
+    let results = dir.join("try");
+    let (code, out) = run(&[
+        "try".as_ref(),
+        file.as_os_str(),
+        "--results".as_ref(),
+        results.as_os_str(),
+    ]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.lines().any(
+            |l| l.starts_with("does not discriminate as claimed: llvmpipe: ")
+                && l.ends_with(", expected lowered")
+        ),
+        "{out}"
+    );
 }
 
 /// `compile --dump-ir --why` names the rule that keeps each operation at 32 bits: the lone

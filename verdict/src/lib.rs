@@ -16,7 +16,7 @@ mod witness;
 
 pub use classify::{ChannelPrediction, ChannelVerdict, Interval, Verdict};
 pub use model_match::{match_model, model_operations};
-pub use predict::{describe, predict, predictable, NoPrediction};
+pub use predict::{add_forced, describe, predict, predictable, NoPrediction};
 pub use reduced::{compiler_stage, declares_reduced_precision};
 pub use reference::{promoted, ReferenceMode};
 pub use witness::{agreement, witness, Agreement};

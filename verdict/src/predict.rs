@@ -163,7 +163,7 @@ impl ProbePrediction {
 
 /// Adds `m!` to `predictions`: the test with every shader demoted to mediump, lowered by the
 /// `spec` model, in binary16 (what a driver that lowers everything would give).
-pub(crate) fn add_forced(
+pub fn add_forced(
     test: &ShaderTest,
     predictions: &mut [ProbePrediction],
     driver: &Choices,

@@ -4,6 +4,7 @@
 //! header a test states its claim in ([`header`]), the margins of a probe ([`margin`]).
 
 pub(crate) mod bless;
+mod candidates;
 mod edit;
 pub(crate) mod header;
 pub(crate) mod margin;
