@@ -31,6 +31,17 @@ fn on(command: &str, file: &Path) -> (Option<i32>, String) {
     run(&[command.as_ref(), file.as_os_str()])
 }
 
+/// `halfcheck try FILE --results DIR/try`: its exit code and output.
+fn try_in(dir: &Path, file: &Path) -> (Option<i32>, String) {
+    let results = dir.join("try");
+    run(&[
+        "try".as_ref(),
+        file.as_os_str(),
+        "--results".as_ref(),
+        results.as_os_str(),
+    ])
+}
+
 /// Issue 37's first example: `(a + b) * 0.25` with a = 1, b = 2 is exact in binary16. Without a
 /// control marker it proves nothing, and lint says so (main said "0 findings"); with one, the
 /// same file is a control and passes.
@@ -329,15 +340,17 @@ fn suggest_finds_values_for_the_igalia_anchors_without_theirs() {
 #[test]
 fn suggest_finds_control_values_where_the_rules_keep_every_probe_highp() {
     let dir = temp_dir("author-suggest-control");
-    let file = dir.join("control.shader_test");
-    std::fs::write(
-        &file,
-        HEAD.replace("uniform float a, b;", "uniform highp float a, b;")
-            + "void main()\n{\n\tgl_FragColor = vec4(fract(a / b * 1024.0), 0.0, 0.0, 1.0);\n}\n\n\
-               [test]\nuniform float a 1.0\nuniform float b 1.0\ndraw rect -1 -1 2 2\n\
-               probe all rgba 0.0 0.0 0.0 1.0\n",
-    )
-    .expect("write");
+    let file = fixture(
+        &dir,
+        "control.shader_test",
+        "",
+        "\tgl_FragColor = vec4(fract(a / b * 1024.0), 0.0, 0.0, 1.0);",
+        "uniform float a 1.0\nuniform float b 1.0\ndraw rect -1 -1 2 2\nprobe all rgba 0.0 0.0 0.0 1.0\n",
+    );
+    let highp = std::fs::read_to_string(&file)
+        .expect("read")
+        .replace("uniform float a, b;", "uniform highp float a, b;");
+    std::fs::write(&file, highp).expect("write");
     let (code, out) = run(&["suggest".as_ref(), file.as_os_str(), "--write".as_ref()]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("it can only be a control"), "{out}");
@@ -363,13 +376,7 @@ fn try_runs_every_lane_here_and_checks_the_claims() {
     let file = dir.join("div.shader_test");
     let (code, out) = on("bless", &file);
     assert_eq!(code, Some(0), "{out}");
-    let results = dir.join("try");
-    let (code, out) = run(&[
-        "try".as_ref(),
-        file.as_os_str(),
-        "--results".as_ref(),
-        results.as_os_str(),
-    ]);
+    let (code, out) = try_in(&dir, &file);
     let row = |lane: &str| {
         out.lines()
             .find(|l| l.split_whitespace().next() == Some(lane))
@@ -403,13 +410,7 @@ fn try_exits_1_where_the_file_does_not_discriminate_as_it_claims() {
         "\tgl_FragColor = vec4(fract(a / b * 1024.0), 0.0, 0.0, 1.0);",
         "uniform float a 1.0\nuniform float b 1.0\ndraw rect -1 -1 2 2\nprobe all rgba 0.0 0.0 0.0 1.0\n",
     );
-    let results = dir.join("try");
-    let (code, out) = run(&[
-        "try".as_ref(),
-        file.as_os_str(),
-        "--results".as_ref(),
-        results.as_os_str(),
-    ]);
+    let (code, out) = try_in(&dir, &file);
     assert_eq!(code, Some(1), "{out}");
     assert!(
         out.lines().any(
