@@ -615,8 +615,8 @@ fn why_not(search: &Search, test: &ShaderTest, profile: &str) -> String {
                 .to_string();
         }
         return "no probed value reaches a binary16 operation: binary16 and binary32 give the \
-                same at every value tried (constants, or operations that fold), and lowering \
-                everything shows nothing either"
+                same at every value tried (constants, texels exact in binary16, or operations \
+                that fold), and lowering everything shows nothing either"
             .to_string();
     }
     if !search.profile_differs || (best.discriminates_by_the_rules() && !best.discriminates()) {
@@ -628,7 +628,8 @@ fn why_not(search: &Search, test: &ShaderTest, profile: &str) -> String {
         };
         return format!(
             "{profile} keeps the operation at binary32: the rules allow binary16, but a lone \
-             operation on 32-bit sources (or a driver that lowers nothing) stays binary32{rules}"
+             operation on 32-bit sources, a mediump uniform a highp operation reads, or a \
+             driver that lowers nothing stays binary32{rules}"
         );
     }
     "the tolerance hides it: binary16 and binary32 differ, but the binary16 value stays inside \
