@@ -135,3 +135,26 @@ fn a_kept_loop_stores_the_value_entering_it() {
         0.61224365234375
     );
 }
+
+#[test]
+fn mul_extended_returns_the_high_word_of_the_64_bit_product() {
+    // 65536 * 65536 = 2^32: msb 1, lsb 0; 32768 * 2 = 65536: msb 0, lsb 65536.
+    let src = "#version 310 es\nprecision highp float;\nprecision highp int;\nuniform float a;\n\
+out vec4 c;\nvoid main() { uint um, ul; int im, il; uint u = uint(a);\n\
+umulExtended(u, u, um, ul); imulExtended(int(a) / 2, 2, im, il);\n\
+c = vec4(float(um), float(ul), float(im), float(il)); }";
+    let module = fragment(src, false);
+    let domain = Rounding::new(Mode::Highp);
+    let mut inv = Invocation::new(&module, &domain, &NoTextures, 4, Arrangement::Quads);
+    let id = find_var(&module, "a", VarMode::Uniform).expect("uniform");
+    inv.set(id, vec![Lanes::Float(vec![65536.0])]);
+    inv.run(1_000_000).expect("runs");
+    let out = find_var(&module, "c", VarMode::ShaderOut).expect("output");
+    let c: Vec<f64> = inv
+        .get(out)
+        .expect("written")
+        .iter()
+        .map(|l| l.floats().expect("floats")[0])
+        .collect();
+    assert_eq!(c, vec![1.0, 0.0, 0.0, 65536.0]);
+}
