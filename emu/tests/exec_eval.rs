@@ -45,16 +45,24 @@ fn continue_inside_a_switch_continues_the_users_loop() {
     let src = "#version 300 es\nprecision highp float;\nuniform float a;\nout vec4 c;\n\
 void main() { float s = 0.0; for (int i = 0; i < 4; i++) { switch (i) { case 1: continue; \
 default: s += 1.0; } s += 10.0; } c = vec4(s, a, 0.0, 1.0); }";
-    let module = fragment(src, true);
-    let domain = Rounding::new(Mode::Highp);
-    let mut inv = Invocation::new(&module, &domain, &NoTextures, 4, Arrangement::Quads);
-    let id = find_var(&module, "a", VarMode::Uniform).expect("uniform");
-    inv.set(id, vec![Lanes::Float(vec![0.0])]);
-    inv.run(1_000_000).expect("runs");
-    let out = find_var(&module, "c", VarMode::ShaderOut).expect("output");
-    let c = inv.get(out).expect("written");
+    let c = run_highp_c(&fragment(src, true), 0.0);
     // i = 1 skips both additions; the other three iterations add 11.
-    assert_eq!(c[0].floats().expect("floats")[0], 33.0);
+    assert_eq!(c[0], 33.0);
+}
+
+/// Runs an ES 3 `module` at highp with its float uniform `a` set and returns its output `c`.
+fn run_highp_c(module: &Module, a: f64) -> Vec<f64> {
+    let domain = Rounding::new(Mode::Highp);
+    let mut inv = Invocation::new(module, &domain, &NoTextures, 4, Arrangement::Quads);
+    let id = find_var(module, "a", VarMode::Uniform).expect("uniform");
+    inv.set(id, vec![Lanes::Float(vec![a])]);
+    inv.run(1_000_000).expect("runs");
+    let out = find_var(module, "c", VarMode::ShaderOut).expect("output");
+    inv.get(out)
+        .expect("written")
+        .iter()
+        .map(|l| l.floats().expect("floats")[0])
+        .collect()
 }
 
 #[test]
@@ -143,18 +151,6 @@ fn mul_extended_returns_the_high_word_of_the_64_bit_product() {
 out vec4 c;\nvoid main() { uint um, ul; int im, il; uint u = uint(a);\n\
 umulExtended(u, u, um, ul); imulExtended(int(a) / 2, 2, im, il);\n\
 c = vec4(float(um), float(ul), float(im), float(il)); }";
-    let module = fragment(src, false);
-    let domain = Rounding::new(Mode::Highp);
-    let mut inv = Invocation::new(&module, &domain, &NoTextures, 4, Arrangement::Quads);
-    let id = find_var(&module, "a", VarMode::Uniform).expect("uniform");
-    inv.set(id, vec![Lanes::Float(vec![65536.0])]);
-    inv.run(1_000_000).expect("runs");
-    let out = find_var(&module, "c", VarMode::ShaderOut).expect("output");
-    let c: Vec<f64> = inv
-        .get(out)
-        .expect("written")
-        .iter()
-        .map(|l| l.floats().expect("floats")[0])
-        .collect();
+    let c = run_highp_c(&fragment(src, false), 65536.0);
     assert_eq!(c, vec![1.0, 0.0, 0.0, 65536.0]);
 }
