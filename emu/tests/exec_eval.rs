@@ -15,6 +15,11 @@ fn fragment(source: &str, lower: bool) -> Module {
 
 /// Runs `module` with float uniforms and returns gl_FragColor.
 fn run(module: &Module, mode: Mode, uniforms: &[(&str, f64)]) -> Vec<f64> {
+    run_output(module, mode, uniforms, "gl_FragColor")
+}
+
+/// Runs `module` with float uniforms and returns its float output `output`.
+fn run_output(module: &Module, mode: Mode, uniforms: &[(&str, f64)], output: &str) -> Vec<f64> {
     let domain = Rounding::new(mode);
     let mut inv = Invocation::new(module, &domain, &NoTextures, 4, Arrangement::Quads);
     for (name, value) in uniforms {
@@ -22,7 +27,7 @@ fn run(module: &Module, mode: Mode, uniforms: &[(&str, f64)]) -> Vec<f64> {
         inv.set(id, vec![Lanes::Float(vec![f64::from(*value as f32)])]);
     }
     inv.run(1_000_000).expect("runs");
-    let out = find_var(module, "gl_FragColor", VarMode::ShaderOut).expect("output");
+    let out = find_var(module, output, VarMode::ShaderOut).expect("output");
     inv.get(out)
         .expect("written")
         .iter()
@@ -45,16 +50,9 @@ fn continue_inside_a_switch_continues_the_users_loop() {
     let src = "#version 300 es\nprecision highp float;\nuniform float a;\nout vec4 c;\n\
 void main() { float s = 0.0; for (int i = 0; i < 4; i++) { switch (i) { case 1: continue; \
 default: s += 1.0; } s += 10.0; } c = vec4(s, a, 0.0, 1.0); }";
-    let module = fragment(src, true);
-    let domain = Rounding::new(Mode::Highp);
-    let mut inv = Invocation::new(&module, &domain, &NoTextures, 4, Arrangement::Quads);
-    let id = find_var(&module, "a", VarMode::Uniform).expect("uniform");
-    inv.set(id, vec![Lanes::Float(vec![0.0])]);
-    inv.run(1_000_000).expect("runs");
-    let out = find_var(&module, "c", VarMode::ShaderOut).expect("output");
-    let c = inv.get(out).expect("written");
+    let c = run_output(&fragment(src, true), Mode::Highp, &[("a", 0.0)], "c");
     // i = 1 skips both additions; the other three iterations add 11.
-    assert_eq!(c[0].floats().expect("floats")[0], 33.0);
+    assert_eq!(c[0], 33.0);
 }
 
 #[test]
@@ -134,4 +132,15 @@ fn a_kept_loop_stores_the_value_entering_it() {
         accumulated("x0 * stp", "n - 7", "registers").1,
         0.61224365234375
     );
+}
+
+#[test]
+fn mul_extended_returns_the_high_word_of_the_64_bit_product() {
+    // 65536 * 65536 = 2^32: msb 1, lsb 0; 32768 * 2 = 65536: msb 0, lsb 65536.
+    let src = "#version 310 es\nprecision highp float;\nprecision highp int;\nuniform float a;\n\
+out vec4 c;\nvoid main() { uint um, ul; int im, il; uint u = uint(a);\n\
+umulExtended(u, u, um, ul); imulExtended(int(a) / 2, 2, im, il);\n\
+c = vec4(float(um), float(ul), float(im), float(il)); }";
+    let c = run_output(&fragment(src, false), Mode::Highp, &[("a", 65536.0)], "c");
+    assert_eq!(c, vec![1.0, 0.0, 0.0, 65536.0]);
 }

@@ -302,13 +302,20 @@ impl<D: Domain> Invocation<'_, D> {
                     let (Lanes::Int(x), Lanes::Int(y)) = (x, y) else {
                         return None;
                     };
+                    // A shift counts modulo the operand's width: 64 bits only inside
+                    // `imulExtended`/`umulExtended`, whose high word is the product >> 32.
+                    let width_mask = if matches!(base, BaseType::Int64 | BaseType::Uint64) {
+                        63
+                    } else {
+                        31
+                    };
                     Some(Lanes::Int(map2(x, y, |p, q| {
                         let r = match op {
                             Op::BitAnd => p & q,
                             Op::BitOr => p | q,
                             Op::BitXor => p ^ q,
-                            Op::Lshift => p << (q & 31),
-                            _ => p >> (q & 31),
+                            Op::Lshift => p << (q & width_mask),
+                            _ => p >> (q & width_mask),
                         };
                         wrap(r, base, lowers)
                     })))
