@@ -1,7 +1,8 @@
 //! Every form of `determinant` and `inverse` a conforming driver may compute, for domains
 //! that track ranges. Both are formulas of products and sums (GLSL ES 3.20 section 4.7.1:
 //! built-ins defined by a formula inherit the allowance of its operations), and a driver may
-//! expand a 3x3 determinant along any row or column and add its three terms in any order;
+//! expand a 3x3 determinant along any row or column and add its three terms in any order, or
+//! add the six triple products of the rule of Sarrus (SwiftShader does) in any order;
 //! an inverse divides the adjugate by the determinant or multiplies it by the determinant's
 //! reciprocal (Mesa's built-in library does the latter). Each form is evaluated with its
 //! operations' allowances and the hull of all is kept, so the interval holds whichever a
@@ -9,7 +10,7 @@
 
 use super::domain::{Binary, Unary, Width};
 use super::ranges::orders;
-use super::value::{map1, map2};
+use super::value::{at as value_at, map1, map2};
 use super::{Domain, Invocation};
 
 /// Float lanes of one component.
@@ -67,7 +68,56 @@ impl<D: Domain> Invocation<'_, D> {
                 }
             }
         }
-        Some(hull)
+        let leibniz = self.leibniz(m, width)?;
+        Some(map2(&hull, &leibniz, |a, b| d.either(a, b)))
+    }
+
+    /// The rule of Sarrus (Leibniz's formula): six triple products, each multiplied in any
+    /// grouping, added in any order; the sum's range widened by one rounding per addition
+    /// at the largest magnitude a partial sum may reach.
+    fn leibniz(&self, m: &[Component<D::F>], width: Width) -> Option<Component<D::F>> {
+        let d = self.domain;
+        // (the column of rows 0, 1, 2; whether the permutation is odd).
+        const PERMUTATIONS: [([usize; 3], bool); 6] = [
+            ([0, 1, 2], false),
+            ([1, 2, 0], false),
+            ([2, 0, 1], false),
+            ([0, 2, 1], true),
+            ([1, 0, 2], true),
+            ([2, 1, 0], true),
+        ];
+        let lanes = m.iter().map(Vec::len).max().unwrap_or(1);
+        let at = |c: usize, r: usize, i: usize| m.get(c * 3 + r).map(|v| value_at(v, i));
+        (0..lanes)
+            .map(|i| {
+                let (mut lo, mut hi, mut magnitude) = (0.0f64, 0.0f64, 0.0f64);
+                for (columns, odd) in PERMUTATIONS {
+                    let [a, b, c] = [
+                        at(columns[0], 0, i)?,
+                        at(columns[1], 1, i)?,
+                        at(columns[2], 2, i)?,
+                    ];
+                    let times = |x, y| d.binary(Binary::Mul, x, y, width);
+                    let product = d.either(
+                        times(times(a, b), c),
+                        d.either(times(times(a, c), b), times(times(b, c), a)),
+                    );
+                    let (x, y) = d.range(product);
+                    let (x, y) = if odd { (-y, -x) } else { (x, y) };
+                    lo += x;
+                    hi += y;
+                    magnitude += x.abs().max(y.abs());
+                }
+                // The binary64 sums' own rounding, far below any format's.
+                let slack =
+                    d.reassociation_slack(magnitude, 6, width) + magnitude * 6.0 * f64::EPSILON;
+                Some(if lo.is_finite() && hi.is_finite() && slack.is_finite() {
+                    d.enter(lo, lo - slack, hi + slack, width)
+                } else {
+                    d.enter(lo, f64::NAN, f64::NAN, width)
+                })
+            })
+            .collect()
     }
 
     /// `adjugate / det` and `adjugate * (1 / det)`, each element the hull of both.
