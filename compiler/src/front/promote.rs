@@ -108,10 +108,13 @@ fn driver_macros(source: &str) -> Vec<String> {
         match t.kind {
             RawKind::Newline => extension_line = false,
             RawKind::Ident if hash && word == "extension" => extension_line = true,
-            RawKind::Ident if word.starts_with("GL_") && word != "GL_ES" && !extension_line => {
-                if !names.iter().any(|n| n == word) {
-                    names.push(word.to_owned());
-                }
+            RawKind::Ident
+                if word.starts_with("GL_")
+                    && word != "GL_ES"
+                    && !extension_line
+                    && !names.iter().any(|n| n == word) =>
+            {
+                names.push(word.to_owned());
             }
             _ => {}
         }
