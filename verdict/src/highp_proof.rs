@@ -7,12 +7,13 @@
 //! (`gl_FragColor` is mediump) hold no operation and do not count here.
 
 use super::reduced::compiler_stage;
-use halfcheck_compiler::ir::{visit, ExprKind, Module, VarMode};
+use halfcheck_compiler::ir::{visit, ExprKind, Module, Op, VarMode};
 use halfcheck_compiler::{compile, CompileOptions, Model};
 use halfcheck_piglit::shader_test::{ShaderTest, SourceKind};
 
-/// The first thing below highp a GLSL shader of `promoted` still holds, described, or
-/// `None` when every shader halfcheck's compiler takes is highp throughout.
+/// Why `promoted` is not proven highp: the first thing below highp a GLSL shader still
+/// holds, or a shader halfcheck's compiler does not take (nothing proven); `None` when every
+/// shader is highp throughout.
 pub(crate) fn reduced_left(promoted: &ShaderTest) -> Option<String> {
     let options = CompileOptions {
         model: Model::Spec,
@@ -24,18 +25,31 @@ pub(crate) fn reduced_left(promoted: &ShaderTest) -> Option<String> {
         .iter()
         .filter(|s| s.kind == SourceKind::Glsl)
         .find_map(|shader| {
-            let module = compile(
+            match compile(
                 &shader.text,
                 compiler_stage(shader.stage),
                 "shader",
                 &options,
-            )
-            .ok()?;
-            reduced_in(&module)
+            ) {
+                Ok(module) => {
+                    reduced_in(&module).map(|left| format!("it still holds {left} below highp"))
+                }
+                // Not compiled, nothing proven.
+                Err(_) => Some(format!(
+                    "halfcheck's compiler does not take its {} shader",
+                    shader.stage.section_name()
+                )),
+            }
         })
 }
 
-/// The first variable, function result or expression of `module` below highp.
+/// The built-ins whose parameter GLSL ES 3.10 section 8.4 declares mediump (`highp uint
+/// packHalf2x16(mediump vec2 v)`, `packUnorm4x8`, `packSnorm4x8`): a driver may round a
+/// highp operand there, promoted or not.
+const MEDIUMP_PARAMETER: &[Op] = &[Op::PackHalf2x16, Op::PackUnorm4x8, Op::PackSnorm4x8];
+
+/// The first variable, function result or expression of `module` below highp, or operand
+/// of a built-in whose parameter is mediump.
 fn reduced_in(module: &Module) -> Option<String> {
     // A compiler temporary takes its consumer's precision; what it holds is an operation,
     // judged below.
@@ -55,7 +69,18 @@ fn reduced_in(module: &Module) -> Option<String> {
     }
     let mut found = None;
     visit::exprs(module, &mut |e| {
-        if found.is_some() || !e.precision.is_lowerable() {
+        if found.is_some() {
+            return;
+        }
+        if let ExprKind::Op(op, _) = &e.kind {
+            if MEDIUMP_PARAMETER.contains(op) {
+                found = Some(format!(
+                    "the operand of {op:?} (a parameter GLSL ES fixes at mediump)"
+                ));
+                return;
+            }
+        }
+        if !e.precision.is_lowerable() {
             return;
         }
         found = match &e.kind {
@@ -80,7 +105,7 @@ mod tests {
     use crate::reference::promoted;
 
     fn promoted_test(fragment: &str) -> ShaderTest {
-        promoted(&test_with(fragment))
+        promoted(&test_with(fragment)).expect("promotes")
     }
 
     #[test]
@@ -90,6 +115,23 @@ mod tests {
              void main() { mediump float x = fract(a / b * 1024.0); c = vec4(x); }\n",
         );
         assert_eq!(reduced_left(&test), None);
+    }
+
+    /// GLSL ES 3.10 section 8.4 declares packUnorm4x8's parameter mediump: a highp operand
+    /// may be rounded there in the promoted test too.
+    #[test]
+    fn a_builtin_whose_parameter_the_spec_fixes_at_mediump_is_left_after_promotion() {
+        let test = promoted_test(
+            "#version 310 es\nprecision mediump float;\nuniform float a;\nout vec4 c;\n\
+             void main() { c = vec4(float(packUnorm4x8(vec4(a)) & 255u) / 255.0); }\n",
+        );
+        let left = reduced_left(&test).unwrap_or_default();
+        assert!(left.contains("PackUnorm4x8"), "{left}");
+        let unorm2x16 = promoted_test(
+            "#version 300 es\nprecision mediump float;\nuniform float a;\nout vec4 c;\n\
+             void main() { c = vec4(unpackUnorm2x16(packUnorm2x16(vec2(a))), 0.0, 1.0); }\n",
+        );
+        assert_eq!(reduced_left(&unorm2x16), None);
     }
 
     /// GLSL ES 3.00 section 8.8 fixes `bitCount`'s result at lowp: promotion cannot reach it,

@@ -111,31 +111,38 @@ pub fn attach(
             None
         }
         (ReferenceMode::Driver | ReferenceMode::Always, None) => {
-            let twin = reference::promoted(test);
-            if let Some(left) = highp_proof::reduced_left(&twin) {
-                result.reference = Some(skipped(format!(
-                    "promoted, the test still holds {left} below highp (halfcheck's \
-                     compiler): the promoted test would not be a highp reference"
-                )));
-                None
-            } else {
-                let start = Instant::now();
-                let promoted = run(&twin);
-                let ran = !promoted.probes.is_empty();
-                result.reference = Some(ReferenceRun {
-                    outcome: if ran {
-                        ReferenceOutcome::Ran
-                    } else {
-                        ReferenceOutcome::Failed
-                    },
-                    reason: (!ran).then(|| {
-                        let why = promoted.reason.as_deref().unwrap_or("it drew no probe");
-                        format!("the promoted test ran no probe: {why}")
-                    }),
-                    status: Some(promoted.status),
-                    duration_s: start.elapsed().as_secs_f64(),
+            let proven =
+                reference::promoted(test).and_then(|twin| match highp_proof::reduced_left(&twin) {
+                    Some(left) => Err(format!(
+                        "promoted, {left} (halfcheck's compiler): the promoted test would \
+                         not be a highp reference"
+                    )),
+                    None => Ok(twin),
                 });
-                ran.then_some(promoted)
+            match proven {
+                Err(why) => {
+                    result.reference = Some(skipped(why));
+                    None
+                }
+                Ok(twin) => {
+                    let start = Instant::now();
+                    let promoted = run(&twin);
+                    let ran = !promoted.probes.is_empty();
+                    result.reference = Some(ReferenceRun {
+                        outcome: if ran {
+                            ReferenceOutcome::Ran
+                        } else {
+                            ReferenceOutcome::Failed
+                        },
+                        reason: (!ran).then(|| {
+                            let why = promoted.reason.as_deref().unwrap_or("it drew no probe");
+                            format!("the promoted test ran no probe: {why}")
+                        }),
+                        status: Some(promoted.status),
+                        duration_s: start.elapsed().as_secs_f64(),
+                    });
+                    ran.then_some(promoted)
+                }
             }
         }
     };

@@ -1,7 +1,8 @@
 //! The driver's own highp reference: each test that declares lowp/mediump runs a second time
-//! on the same device, *promoted* (every lowp/mediump qualifier and default precision
-//! statement rewritten to highp by `halfcheck_compiler::front::requalify`, the implicit
-//! defaults made explicit highp), with the same `[test]` commands. Its value `r` at each
+//! on the same device, *promoted* (each shader preprocessed, every lowp/mediump qualifier
+//! and default precision statement of the output rewritten to highp by
+//! `halfcheck_compiler::front::promote`, the implicit defaults made explicit highp), with the
+//! same `[test]` commands. Its value `r` at each
 //! judged pixel is the reference evidence: `o != r` farther from exact is reduced precision on
 //! this driver, `o == r` bit for bit where binary16 would differ is not.
 //!
@@ -12,7 +13,7 @@ use super::classify::{bounds_evidence, Evidence};
 use super::judge::uniform_rgba;
 use super::predict::ProbePrediction;
 use super::reduced::compiler_stage;
-use halfcheck_compiler::front::requalify::promote_to_highp;
+use halfcheck_compiler::front::promote::promote_to_highp;
 use halfcheck_piglit::shader_test::{ShaderTest, SourceKind};
 use halfcheck_results::{ProbeResult, TestResult};
 
@@ -51,17 +52,24 @@ impl ReferenceMode {
     }
 }
 
-/// `test` with every GLSL shader promoted to highp.
-pub fn promoted(test: &ShaderTest) -> ShaderTest {
+/// `test` with every GLSL shader promoted to highp, or why a shader cannot be (its
+/// section named).
+pub fn promoted(test: &ShaderTest) -> Result<ShaderTest, String> {
     let mut out = test.clone();
     for shader in out
         .shaders
         .iter_mut()
         .filter(|s| s.kind == SourceKind::Glsl)
     {
-        shader.text = promote_to_highp(&shader.text, compiler_stage(shader.stage));
+        shader.text =
+            promote_to_highp(&shader.text, compiler_stage(shader.stage)).map_err(|why| {
+                format!(
+                    "the {} shader cannot be promoted: {why}",
+                    shader.stage.section_name()
+                )
+            })?;
     }
-    out
+    Ok(out)
 }
 
 /// Whether the acceptance intervals decide every channel, at every pixel judged, where a
@@ -120,7 +128,7 @@ mod tests {
                     void main() { gl_FragColor = vec4(k); }\n[test]\nuniform float k 1.0\n\
                     draw rect -1 -1 2 2\nprobe all rgba 1 1 1 1\n";
         let test = parse_str(Path::new("t.shader_test"), text).expect("parses");
-        let up = promoted(&test);
+        let up = promoted(&test).expect("promotes");
         assert_eq!(up.commands, test.commands);
         assert!(up.shaders[0].text.contains("uniform highp float k;"));
         assert!(up.shaders[1].text.contains("precision highp float;"));

@@ -6,6 +6,7 @@ pub mod directive;
 pub mod lexer;
 pub mod parser;
 pub mod preprocessor;
+pub mod promote;
 pub mod requalify;
 pub(crate) mod scratch;
 pub mod token;

@@ -1,47 +1,32 @@
 //! Precision rewrites of a shader's text, token-exact (nothing else changes, comments and
-//! layout included).
+//! layout included), and the pieces [`super::promote`] shares.
 //!
-//! **Promote to highp** ([`promote_to_highp`]): the same shader with every precision it may
-//! reduce raised to `highp`, so that a driver's run of it is that driver's own highp
-//! reference. The rule:
-//! 1. every `lowp` and `mediump` token outside comments becomes `highp` (qualifiers on
-//!    declarations, parameters, return types and struct members, default precision
-//!    statements, macro bodies alike);
-//! 2. an ES shader's implicit default precisions below highp are made explicit as `highp`
-//!    statements, inserted after the directives that open the shader (`#version`,
-//!    `#extension`, ...) at the outermost conditional level: a fragment shader gets
-//!    `precision highp int; precision highp sampler2D; precision highp samplerCube;`, a
-//!    vertex shader `precision highp sampler2D; precision highp samplerCube;` (GLSL ES 1.00
-//!    and 3.00, section 4.5.3/4.5.4 "Default Precision Qualifiers").
-//!
-//! Both stages are promoted the same way, so uniforms both declare keep matching precisions.
-//! Built-in variables keep the precision the spec gives them (`gl_FragColor` stays mediump;
-//! Mesa never lends an lvalue's precision to an operation). A shader that is not GLSL ES
-//! (`#version 110`..`460` without `es`) gets only rule 1.
-//!
-//! **Demote to mediump** ([`demote_to_mediump`]), its mirror: every `highp` token becomes
-//! `mediump` and an ES shader gets `precision mediump float; precision mediump int;` in the
-//! same place. Compiled and lowered, it is what a driver that lowers everything, the rules
-//! ignored, would compute: a negative control whose value that changes can tell a driver
-//! that kept it highp from one that did not.
+//! **Demote to mediump** ([`demote_to_mediump`]): every `highp` token outside comments
+//! becomes `mediump` and an ES shader gets `precision mediump float; precision mediump int;`
+//! after the directives that open the shader (`#version`, `#extension`, ...) at the
+//! outermost conditional level. Compiled and lowered, it is what a driver that lowers
+//! everything, the rules ignored, would compute: a negative control whose value that changes
+//! can tell a driver that kept it highp from one that did not. A shader that is not GLSL ES
+//! (`#version 110`..`460` without `es`) gets only the token rewrite.
 //!
 //! ```
-//! use halfcheck_compiler::front::requalify::promote_to_highp;
+//! use halfcheck_compiler::front::requalify::demote_to_mediump;
 //! use halfcheck_compiler::Stage;
-//! let src = "#version 100\n// mediump stays in comments\nprecision mediump float;\nuniform lowp float a;\n";
+//! let src = "#version 100\n// highp stays in comments\nuniform highp float a;\n";
 //! assert_eq!(
-//!     promote_to_highp(src, Stage::Fragment),
+//!     demote_to_mediump(src, Stage::Fragment),
 //!     "#version 100\n\
-//!      precision highp int; precision highp sampler2D; precision highp samplerCube;\n\
-//!      // mediump stays in comments\nprecision highp float;\nuniform highp float a;\n"
+//!      precision mediump float; precision mediump int;\n\
+//!      // highp stays in comments\nuniform mediump float a;\n"
 //! );
 //! ```
 
 use super::lexer::{Punct, RawKind, RawToken, Scanner};
 use crate::shader::Stage;
 
-/// The highp statements that replace a stage's implicit defaults below highp.
-fn implicit_defaults(stage: Stage) -> Option<&'static str> {
+/// The highp statements that replace a stage's implicit defaults below highp (GLSL ES 1.00
+/// and 3.00, section 4.5.3/4.5.4 "Default Precision Qualifiers").
+pub(super) fn implicit_defaults(stage: Stage) -> Option<&'static str> {
     match stage {
         Stage::Fragment => {
             Some("precision highp int; precision highp sampler2D; precision highp samplerCube;\n")
@@ -49,16 +34,6 @@ fn implicit_defaults(stage: Stage) -> Option<&'static str> {
         Stage::Vertex => Some("precision highp sampler2D; precision highp samplerCube;\n"),
         _ => None,
     }
-}
-
-/// `source` with every reduced precision raised to highp (see the module's rule).
-pub fn promote_to_highp(source: &str, stage: Stage) -> String {
-    rewrite(
-        source,
-        &["lowp", "mediump"],
-        "highp",
-        implicit_defaults(stage),
-    )
 }
 
 /// `source` with every highp lowered to mediump (see the module's rule).
@@ -73,7 +48,12 @@ pub fn demote_to_mediump(source: &str, _stage: Stage) -> String {
 
 /// `source` with every token in `from` replaced by `to`, and `defaults` inserted after the
 /// opening directives of an ES shader.
-fn rewrite(source: &str, from: &[&str], to: &str, defaults: Option<&'static str>) -> String {
+pub(super) fn rewrite(
+    source: &str,
+    from: &[&str],
+    to: &str,
+    defaults: Option<&'static str>,
+) -> String {
     let visible = blank_comments(source);
     let tokens: Vec<RawToken> = Scanner::new(&visible).collect();
     let text = |t: &RawToken| visible.get(t.start as usize..t.end as usize).unwrap_or("");
@@ -110,7 +90,7 @@ fn rewrite(source: &str, from: &[&str], to: &str, defaults: Option<&'static str>
 
 /// `source` with every comment byte replaced by a space (newlines kept), so byte offsets
 /// into it are offsets into `source`.
-fn blank_comments(source: &str) -> String {
+pub(super) fn blank_comments(source: &str) -> String {
     let bytes = source.as_bytes();
     let mut out = bytes.to_vec();
     let mut i = 0;
@@ -210,47 +190,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn qualifiers_become_highp_token_by_token() {
-        let src = "#version 300 es\nprecision mediump float;\nstruct S { lowp vec2 a; };\n\
-                   mediump vec2 f(mediump float x, lowp int y) { return vec2(x); }\n\
-                   #define P mediump\nuniform P float mediump_x; /* lowp */\n";
-        let out = promote_to_highp(src, Stage::Fragment);
-        assert_eq!(
-            out,
-            "#version 300 es\n\
-             precision highp int; precision highp sampler2D; precision highp samplerCube;\n\
-             precision highp float;\nstruct S { highp vec2 a; };\n\
-             highp vec2 f(highp float x, highp int y) { return vec2(x); }\n\
-             #define P highp\nuniform P float mediump_x; /* lowp */\n"
-        );
-    }
-
-    #[test]
     fn defaults_go_after_the_opening_directives_outside_conditionals() {
-        let src = "// header\n#version 100\n#ifdef GL_ES\n#extension GL_OES_standard_derivatives : enable\n#endif\n\n#ifdef GL_ES\nprecision mediump float;\n#endif\nvoid main() {}\n";
-        let out = promote_to_highp(src, Stage::Fragment);
+        let src = "// header\n#version 100\n#ifdef GL_ES\n#extension GL_OES_standard_derivatives : enable\n#endif\n\n#ifdef GL_ES\nprecision highp float;\n#endif\nvoid main() {}\n";
+        let out = demote_to_mediump(src, Stage::Fragment);
         assert_eq!(
             out,
             "// header\n#version 100\n#ifdef GL_ES\n#extension GL_OES_standard_derivatives : enable\n#endif\n\
-             precision highp int; precision highp sampler2D; precision highp samplerCube;\n\
-             \n#ifdef GL_ES\nprecision highp float;\n#endif\nvoid main() {}\n"
+             precision mediump float; precision mediump int;\n\
+             \n#ifdef GL_ES\nprecision mediump float;\n#endif\nvoid main() {}\n"
         );
     }
 
     #[test]
-    fn code_first_gets_the_defaults_at_the_start_and_vertex_shaders_only_samplers() {
+    fn code_first_gets_the_defaults_at_the_start() {
         assert_eq!(
-            promote_to_highp("uniform lowp sampler2D s;", Stage::Vertex),
-            "precision highp sampler2D; precision highp samplerCube;\nuniform highp sampler2D s;"
+            demote_to_mediump("uniform highp sampler2D s;", Stage::Vertex),
+            "precision mediump float; precision mediump int;\nuniform mediump sampler2D s;"
         );
     }
 
     #[test]
     fn desktop_glsl_keeps_its_defaults() {
-        let src = "#version 130\nmediump float x;\n";
+        let src = "#version 130\nhighp float x;\n";
         assert_eq!(
-            promote_to_highp(src, Stage::Fragment),
-            "#version 130\nhighp float x;\n"
+            demote_to_mediump(src, Stage::Fragment),
+            "#version 130\nmediump float x;\n"
         );
     }
 
@@ -267,17 +231,17 @@ mod tests {
     #[test]
     fn unterminated_comments_and_odd_text_never_panic() {
         for src in [
-            "/* lowp",
+            "/* highp",
             "#",
             "#version",
-            "é mediump é",
+            "é highp é",
             "#if\n#endif\n#endif\nx",
         ] {
-            let _ = promote_to_highp(src, Stage::Fragment);
+            let _ = demote_to_mediump(src, Stage::Fragment);
         }
         assert_eq!(
-            promote_to_highp("/* lowp", Stage::Compute),
-            "/* lowp".to_string()
+            demote_to_mediump("#version 130\n/* highp", Stage::Compute),
+            "#version 130\n/* highp".to_string()
         );
     }
 }

@@ -6,6 +6,7 @@
 
 use super::domain::Width;
 use super::ops::{bad, wrap};
+use super::packing::unpacked_range;
 use super::value::{map1, map2, map3, Lanes, Value};
 use super::{error, Domain, ExecResult, Invocation};
 use half::f16;
@@ -160,7 +161,11 @@ impl<D: Domain> Invocation<'_, D> {
                                 }
                                 _ => f32::from(part as u8) / 255.0,
                             };
-                            d.constant(f64::from(value))
+                            // The modelled driver's value; what any conforming driver
+                            // may give where ranges are tracked.
+                            let value = f64::from(value);
+                            let (lo, hi) = unpacked_range(op, part, value);
+                            d.enter(value, lo, hi, Width::Single)
                         }))
                     })
                     .collect())

@@ -1,7 +1,8 @@
 //! Built-ins that semantic analysis keeps as intrinsics (no IR operation of their own),
 //! computed as Mesa's built-in library writes them, each operation at the result's width:
 //! the trigonometric and hyperbolic functions, `isinf`/`isnan`, `refract`, `transpose`,
-//! `matrixCompMult`, `outerProduct`, `determinant` and `inverse` (2x2 and 3x3).
+//! `matrixCompMult`, `outerProduct`, `determinant` and `inverse` (2x2 and 3x3; every form a
+//! driver may compute where ranges are tracked, `cofactors.rs`).
 
 use super::domain::{Binary, Compare, Unary, Width};
 use super::ops::width_for;
@@ -228,7 +229,11 @@ impl<D: Domain> Invocation<'_, D> {
                 let t0 = op(Binary::Mul, at(0, 0)?, &minor(1, 2)?);
                 let t1 = op(Binary::Mul, at(0, 1)?, &minor(0, 2)?);
                 let t2 = op(Binary::Mul, at(0, 2)?, &minor(0, 1)?);
-                Some(op(Binary::Add, &op(Binary::Sub, &t0, &t1), &t2))
+                let modelled = op(Binary::Add, &op(Binary::Sub, &t0, &t1), &t2);
+                if d.tracks_ranges() {
+                    return self.determinant_any_form(m, width, modelled);
+                }
+                Some(modelled)
             }
             _ => None,
         }
@@ -273,6 +278,9 @@ impl<D: Domain> Invocation<'_, D> {
             }
             _ => return None,
         };
+        if d.tracks_ranges() {
+            return Some(self.inverse_any_form(&adjugate, &det, width));
+        }
         Some(adjugate.iter().map(|a| op(Binary::Div, a, &det)).collect())
     }
 }

@@ -23,6 +23,7 @@
 
 mod binary16;
 pub mod bounds;
+mod cofactors;
 mod convert;
 mod divergence;
 pub mod domain;
@@ -36,6 +37,7 @@ mod library;
 mod loops;
 mod ops;
 pub mod own_error;
+mod packing;
 mod ranges;
 mod run;
 mod texture;

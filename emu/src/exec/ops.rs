@@ -436,7 +436,18 @@ impl<D: Domain> Invocation<'_, D> {
                 let from_float = matches!(values[0].first(), Some(Lanes::Float(_)));
                 let to_float = matches!(out.first(), Some(Lanes::Float(_)));
                 if ranges && from_float && !to_float {
-                    self.open_conversion(op, base, &values[0]);
+                    // The operand's precision: a packing formula computes at it.
+                    let operand = match &e.kind {
+                        ExprKind::Op(_, operands) => operands.first(),
+                        _ => None,
+                    };
+                    let width = match operand {
+                        Some(o) if o.precision.is_lowerable() => {
+                            width_for(BaseType::Float16, o.precision)
+                        }
+                        _ => Width::Single,
+                    };
+                    self.open_conversion(op, base, &values[0], width);
                 }
                 Ok(out)
             }

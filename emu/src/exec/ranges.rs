@@ -15,6 +15,7 @@
 
 use super::domain::{Binary, Compare, Unary, Width};
 use super::ops::{comp, lerp, products, sum_of_products, sum_of_terms, width_for, Factors};
+use super::packing::pack_decided;
 use super::undefined::conversion_out_of_range;
 use super::value::{at, map2, Lanes, Value};
 use super::{Domain, ExecResult, Invocation};
@@ -104,7 +105,7 @@ fn width_of_expr(e: &Expr) -> Width {
 }
 
 /// Every ordering of `0..n` (n <= 4 in practice).
-fn orders(n: usize) -> Vec<Vec<usize>> {
+pub(super) fn orders(n: usize) -> Vec<Vec<usize>> {
     if n <= 1 {
         return vec![(0..n).collect()];
     }
@@ -153,8 +154,15 @@ impl<D: Domain> Invocation<'_, D> {
 
     /// Marks the lanes where a float-to-integer or float-to-bool operation's result (of
     /// `base`) is left open by its operand's range, or undefined somewhere in it (a value out
-    /// of the integer type's range; a bit cast of a zero, whose sign a driver may not keep).
-    pub(super) fn open_conversion(&mut self, op: Op, base: BaseType, a: &Value<D::F>) {
+    /// of the integer type's range; a bit cast of a zero, whose sign a driver may not keep;
+    /// a packing built-in's formula, `packing.rs`, on an operand of `width`).
+    pub(super) fn open_conversion(
+        &mut self,
+        op: Op,
+        base: BaseType,
+        a: &Value<D::F>,
+        width: Width,
+    ) {
         self.note_indeterminate(&[a]);
         let d = self.domain;
         let mut open = Vec::new();
@@ -171,6 +179,11 @@ impl<D: Domain> Invocation<'_, D> {
                         !finite || lo.trunc() != hi.trunc() || conversion_out_of_range(base, lo, hi)
                     }
                     Op::F2b | Op::F162b => !finite || (lo <= 0.0 && hi >= 0.0 && lo != hi),
+                    Op::PackUnorm2x16
+                    | Op::PackSnorm2x16
+                    | Op::PackUnorm4x8
+                    | Op::PackSnorm4x8
+                    | Op::PackHalf2x16 => !x.get(i).is_some_and(|&v| pack_decided(d, op, v, width)),
                     _ => lo != hi || (lo <= 0.0 && hi >= 0.0),
                 };
             }

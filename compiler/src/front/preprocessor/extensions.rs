@@ -106,3 +106,8 @@ pub(super) fn extension_macros(version: Version) -> impl Iterator<Item = &'stati
 pub fn names() -> impl Iterator<Item = &'static str> {
     EXTENSIONS.iter().map(|(name, _, _)| *name)
 }
+
+/// Whether the preprocessor predefines the macro of extension `name` in `version`.
+pub fn predefined(name: &str, version: Version) -> bool {
+    extension_macros(version).any(|e| e == name)
+}

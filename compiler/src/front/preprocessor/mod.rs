@@ -23,7 +23,7 @@ use crate::span::{LineIndex, Location, Origin, SourceMap, Span};
 
 pub use crate::front::directive::{ExtensionBehavior, ExtensionDirective, Pragma};
 use crate::front::token::{LexError, Token, TokenSink};
-pub use extensions::names as extension_names;
+pub use extensions::{names as extension_names, predefined as extension_predefined};
 use macros::{Expander, Expansion, MacroTable, More, PpError};
 use tokens::PpTok;
 
