@@ -260,30 +260,55 @@ pub fn predict(
         guide: Rounding::with(mode, choices),
         follower,
     };
-    let highp = run(
-        test,
-        &guided(Mode::Highp, *driver, Bounds::highp()),
-        &unlowered,
-    )?;
-    let spec = run(
-        test,
-        &guided(Mode::Mediump, lowering, Bounds::mediump()),
-        &spec_lowering,
-    )?;
     // Where Mesa lowers what the rules allow, and nothing else (the same IR), `m` is `m'`:
     // the point evaluation that steered the `spec` run.
-    let mediump = if mesa_lowering == spec_lowering {
-        spec.iter()
+    let own_mediump = mesa_lowering != spec_lowering;
+    // The evaluations are independent: side by side where rayon's pool has threads to spare
+    // (a worker sharing the CPUs with others has a pool of one, and runs them in turn).
+    let ((highp, spec), (mediump, exact)) = rayon::join(
+        || {
+            rayon::join(
+                || {
+                    run(
+                        test,
+                        &guided(Mode::Highp, *driver, Bounds::highp()),
+                        &unlowered,
+                    )
+                },
+                || {
+                    run(
+                        test,
+                        &guided(Mode::Mediump, lowering, Bounds::mediump()),
+                        &spec_lowering,
+                    )
+                },
+            )
+        },
+        || {
+            rayon::join(
+                || {
+                    own_mediump.then(|| {
+                        run(
+                            test,
+                            &Rounding::with(Mode::Mediump, lowering),
+                            &mesa_lowering,
+                        )
+                    })
+                },
+                || run(test, &Rounding::with(Mode::Exact, *driver), &unlowered),
+            )
+        },
+    );
+    // The first evaluation that failed says why, in the order they were written.
+    let (highp, spec) = (highp?, spec?);
+    let mediump = match mediump {
+        Some(own) => own?,
+        None => spec
+            .iter()
             .map(|values| values.map(|(point, _)| *point))
-            .collect()
-    } else {
-        run(
-            test,
-            &Rounding::with(Mode::Mediump, lowering),
-            &mesa_lowering,
-        )?
+            .collect(),
     };
-    let exact = run(test, &Rounding::with(Mode::Exact, *driver), &unlowered)?;
+    let exact = exact?;
     Ok(highp
         .into_iter()
         .zip(spec)

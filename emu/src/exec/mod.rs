@@ -39,6 +39,7 @@ mod ops;
 pub mod own_error;
 mod packing;
 mod ranges;
+mod reuse;
 mod run;
 mod texture;
 mod undefined;
@@ -122,6 +123,8 @@ pub struct Invocation<'a, D: Domain> {
     /// The variables a driver sees through in a sum, with what they hold, in domains that
     /// track ranges (`forward`).
     forwarded: HashMap<VarId, halfcheck_compiler::ir::Expr>,
+    /// The last result of each costly operation, to reuse on the same operand (`reuse`).
+    recent: reuse::Recent<D::F>,
 }
 
 impl<'a, D: Domain> Invocation<'a, D> {
@@ -151,6 +154,7 @@ impl<'a, D: Domain> Invocation<'a, D> {
             unwritten: HashMap::new(),
             indeterminate: vec![false; lanes],
             forwarded: HashMap::new(),
+            recent: reuse::Recent::new(),
         };
         if domain.tracks_ranges() {
             invocation.forwarded = forward::single_assignments(module);

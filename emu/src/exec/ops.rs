@@ -8,6 +8,7 @@
 //! takes every other order and form (see [`super::ranges`]).
 
 use super::domain::{Binary, Compare, Unary, Width};
+use super::reuse;
 use super::value::{at, map1, map2, map3, Lanes, Value};
 use super::{error, Arrangement, Domain, ExecResult, Invocation};
 use crate::profile::{Derivatives, Dot, Mix};
@@ -169,21 +170,32 @@ impl<D: Domain> Invocation<'_, D> {
         let lowers = self.domain.lowers_ints();
         let d = self.domain;
         if let Some(u) = unary_of(op) {
-            let mut out = Vec::with_capacity(values[0].len());
-            for lanes in &values[0] {
-                out.push(match lanes {
-                    Lanes::Float(a) => Lanes::Float(map1(a, |x| d.unary(u, x, width))),
-                    Lanes::Int(a) => Lanes::Int(map1(a, |x| {
-                        let r = match u {
-                            Unary::Neg => x.wrapping_neg(),
-                            Unary::Abs => x.wrapping_abs(),
-                            Unary::Sign => x.signum(),
-                            _ => x,
-                        };
-                        wrap(r, base, lowers)
-                    })),
-                    Lanes::Bool(_) => return bad(e, op),
-                });
+            // A costly operation on an operand that varies: its last result, when the
+            // operand is the same bit for bit (`reuse`).
+            let key = e as *const Expr as usize;
+            let kept = reuse::costly(u) && values[0].iter().any(|l| l.len() > 1);
+            if kept {
+                if let Some(result) = self.recent.find(d, key, u, width, &values[0]) {
+                    return Ok(result);
+                }
+            }
+            let out = reuse::componentwise(d, &[&values[0]], |lanes| match lanes[0] {
+                Lanes::Float(a) => Some(Lanes::Float(map1(a, |x| d.unary(u, x, width)))),
+                Lanes::Int(a) => Some(Lanes::Int(map1(a, |x| {
+                    let r = match u {
+                        Unary::Neg => x.wrapping_neg(),
+                        Unary::Abs => x.wrapping_abs(),
+                        Unary::Sign => x.signum(),
+                        _ => x,
+                    };
+                    wrap(r, base, lowers)
+                }))),
+                Lanes::Bool(_) => None,
+            })
+            .map_or_else(|| bad(e, op), Ok)?;
+            if kept {
+                self.recent
+                    .keep(key, u, width, values.swap_remove(0), out.clone());
             }
             return Ok(out);
         }
@@ -213,8 +225,8 @@ impl<D: Domain> Invocation<'_, D> {
             } else {
                 None
             };
-            let product = self
-                .zip2(&values[0], &values[1], |x, y| match (x, y) {
+            let product =
+                reuse::componentwise(d, &[&values[0], &values[1]], |l| match (l[0], l[1]) {
                     (Lanes::Float(x), Lanes::Float(y)) => {
                         Some(Lanes::Float(map2(x, y, |p, q| d.binary(b, p, q, width))))
                     }
@@ -576,18 +588,15 @@ impl<D: Domain> Invocation<'_, D> {
         let Some(c) = c else {
             return bad(e, Op::Fma);
         };
-        let n = x.len().max(y.len()).max(c.len());
-        (0..n)
-            .map(|i| match (comp(&x, i), comp(&y, i), comp(&c, i)) {
-                (Some(Lanes::Float(a)), Some(Lanes::Float(b)), Some(Lanes::Float(c))) => {
-                    Ok(Lanes::Float(map3(a, b, c, |a, b, c| {
-                        d.fused(a, b, c, width)
-                    })))
-                }
-                _ => bad(e, Op::Fma),
-            })
-            .collect::<ExecResult<Value<D::F>>>()
-            .map(Some)
+        reuse::componentwise(d, &[&x, &y, &c], |l| match (l[0], l[1], l[2]) {
+            (Lanes::Float(a), Lanes::Float(b), Lanes::Float(c)) => {
+                Some(Lanes::Float(map3(a, b, c, |a, b, c| {
+                    d.fused(a, b, c, width)
+                })))
+            }
+            _ => None,
+        })
+        .map_or_else(|| bad(e, Op::Fma), |v| Ok(Some(v)))
     }
 
     /// `dFdx`/`dFdy` over 2x2 quads (zero for independent lanes and uniform values).
