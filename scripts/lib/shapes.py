@@ -148,29 +148,25 @@ def s_bw(sh, ex):
                                                    '40000']))
     s = sh.uniform('bw', 'int', value=rng.choice(['1', '3', '7', '15', '16', '17']))
 
-    def int_expr(depth):
+    def bits(depth, leaves, counts):
+        """A random tree of & | ^ ~ << >> over `leaves`, shifted by one of `counts`."""
         if depth <= 0 or rng.random() < 0.3:
-            return rng.choice([a, a, s, str(rng.choice([7, 127, 4095, 255]))])
+            return rng.choice(leaves())
         op = rng.choice(['&', '|', '^', '~', '<<', '>>'])
         if op == '~':
-            return '(~%s)' % int_expr(depth - 1)
+            return '(~%s)' % bits(depth - 1, leaves, counts)
         if op in ('<<', '>>'):
-            return '(%s %s %s)' % (int_expr(depth - 1), op, rng.choice([s, '3', '15', '4u']))
-        return '(%s %s %s)' % (int_expr(depth - 1), op, int_expr(depth - 1))
+            return '(%s %s %s)' % (bits(depth - 1, leaves, counts), op, rng.choice(counts))
+        return '(%s %s %s)' % (bits(depth - 1, leaves, counts), op,
+                               bits(depth - 1, leaves, counts))
 
-    def uint_expr(depth):
-        if depth <= 0 or rng.random() < 0.3:
-            return rng.choice([b, b, 'uint(%s)' % a, '%su' % rng.choice([7, 255, 65535])])
-        op = rng.choice(['&', '|', '^', '~', '<<', '>>'])
-        if op == '~':
-            return '(~%s)' % uint_expr(depth - 1)
-        if op in ('<<', '>>'):
-            return '(%s %s %s)' % (uint_expr(depth - 1), op, rng.choice([s, '2u', '16', '9']))
-        return '(%s %s %s)' % (uint_expr(depth - 1), op, uint_expr(depth - 1))
-
+    ints = lambda: [a, a, s, str(rng.choice([7, 127, 4095, 255]))]  # noqa: E731
+    uints = lambda: [b, b, 'uint(%s)' % a, '%su' % rng.choice([7, 255, 65535])]  # noqa: E731
     i, u = sh.name('bw'), sh.name('bw')
-    sh.body.append('%sint %s = %s;' % (sh.int_prec(), i, int_expr(rng.randint(1, 3))))
-    sh.body.append('%suint %s = %s;' % (sh.int_prec(), u, uint_expr(rng.randint(1, 3))))
+    sh.body.append('%sint %s = %s;' % (sh.int_prec(), i, bits(rng.randint(1, 3), ints,
+                                                               [s, '3', '15', '4u'])))
+    sh.body.append('%suint %s = %s;' % (sh.int_prec(), u, bits(rng.randint(1, 3), uints,
+                                                                [s, '2u', '16', '9'])))
     sh.channels.append('float(%s & 1023) * 0.001' % i)
     sh.channels.append('float(%s %% 1000u) * 0.001' % u)
 
