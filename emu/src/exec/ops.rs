@@ -297,8 +297,15 @@ impl<D: Domain> Invocation<'_, D> {
             Op::BitNot => self
                 .map_int(&values[0], |x| wrap(!x, base, lowers))
                 .map_or_else(|| bad(e, op), Ok),
-            Op::BitAnd | Op::BitOr | Op::BitXor | Op::Lshift | Op::Rshift => self
-                .zip2(&values[0], &values[1], |x, y| {
+            Op::BitAnd | Op::BitOr | Op::BitXor | Op::Lshift | Op::Rshift => {
+                // A lowered shift masks its count to the 16-bit width, as NIR's shifts do
+                // (llvmpipe: `65535u >> 17` is 32767); the ranges leave it open.
+                let sixteen = lowers && matches!(base, BaseType::Int16 | BaseType::Uint16);
+                let mask = if sixteen { 15 } else { 31 };
+                if ranges && matches!(op, Op::Lshift | Op::Rshift) {
+                    self.open_shift(&values[1], mask + 1);
+                }
+                self.zip2(&values[0], &values[1], |x, y| {
                     let (Lanes::Int(x), Lanes::Int(y)) = (x, y) else {
                         return None;
                     };
@@ -307,13 +314,14 @@ impl<D: Domain> Invocation<'_, D> {
                             Op::BitAnd => p & q,
                             Op::BitOr => p | q,
                             Op::BitXor => p ^ q,
-                            Op::Lshift => p << (q & 31),
-                            _ => p >> (q & 31),
+                            Op::Lshift => p << (q & mask),
+                            _ => p >> (q & mask),
                         };
                         wrap(r, base, lowers)
                     })))
                 })
-                .map_or_else(|| bad(e, op), Ok),
+                .map_or_else(|| bad(e, op), Ok)
+            }
             Op::Dot => {
                 let terms = values[0].len().max(values[1].len());
                 let pairs = (0..terms)
