@@ -711,7 +711,10 @@ impl<D: Domain> Draw<'_, D> {
         let component = |c: usize, lane: usize| {
             let x = match color.get(c) {
                 Some(Lanes::Float(x)) => at(x, lane),
-                _ => zero,
+                // A component the output lacks (a float or vec2 output on the RGBA buffer):
+                // no spec gives it a value, and what a driver leaves there differs from run
+                // to run, so a domain that tracks ranges makes it indeterminate.
+                _ => return d.indeterminate(zero),
             };
             if indeterminate.get(lane).copied().unwrap_or(false) {
                 d.indeterminate(x)

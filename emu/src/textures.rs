@@ -6,8 +6,9 @@
 //! `texture.filtering` says.
 //! `texture rgbw`/`checkerboard` set piglit's defaults (NEAREST, clamp to edge) and make their
 //! unit the active one, which `texparameter` then changes. Filtering: nearest or bilinear on
-//! the level the level of detail picks (a mipmapped minification filter with missing levels
-//! makes the texture incomplete: black). Wrap modes: clamp to edge, repeat, mirrored repeat.
+//! the level the level of detail picks. A texture without level 0, or with a mipmapped
+//! minification filter and levels missing, is incomplete: every lookup reads (0, 0, 0, 1),
+//! magnified or not. Wrap modes: clamp to edge, repeat, mirrored repeat.
 //!
 //! For acceptance intervals, [`Units`] also gives every value a conforming driver may return
 //! ([`Textures::sample_range`]): the hull of every texel of every footprint the coordinate
@@ -54,6 +55,33 @@ struct Texture {
     mag: Filter,
     wrap_s: Wrap,
     wrap_t: Wrap,
+}
+
+/// What a shader reads from an incomplete texture (OpenGL ES 3.0 section 3.9.2).
+const INCOMPLETE: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+
+impl Texture {
+    /// Whether the texture is complete (OpenGL ES 3.0 section 3.8.13): level 0 is there and,
+    /// under a mipmapped minification filter, every level down to 1x1, each half the size of
+    /// the one above. Completeness belongs to the texture, not to one lookup: a magnified
+    /// lookup of an incomplete texture reads (0, 0, 0, 1) too.
+    fn complete(&self) -> bool {
+        let Some(base) = self.levels.get(&0) else {
+            return false;
+        };
+        if !matches!(self.min, Filter::Mipmap(_)) {
+            return true;
+        }
+        let (mut width, mut height, mut level) = (base.width, base.height, 0);
+        while width > 1 || height > 1 {
+            (width, height, level) = ((width / 2).max(1), (height / 2).max(1), level + 1);
+            match self.levels.get(&level) {
+                Some(l) if l.width == width && l.height == height => {}
+                _ => return false,
+            }
+        }
+        true
+    }
 }
 
 /// The textures a test created, by unit, and the unit `texparameter` changes.
@@ -343,13 +371,12 @@ fn converted(range: [[f64; 2]; 4]) -> [[f64; 2]; 4] {
 impl crate::exec::Textures for Units {
     fn sample(&self, unit: i64, coord: [f32; 2], lod: f32) -> Option<[f32; 4]> {
         let texture = self.units.get(&u32::try_from(unit).ok()?)?;
+        if !texture.complete() {
+            return Some(INCOMPLETE);
+        }
         let minifying = lod > 0.0;
         let filter = if minifying { texture.min } else { texture.mag };
         let level = match filter {
-            Filter::Mipmap(_) if texture.levels.len() < 2 => {
-                // Mipmapped filtering with one level: the texture is incomplete.
-                return Some([0.0, 0.0, 0.0, 1.0]);
-            }
             Filter::Mipmap(_) => lod.max(0.0).round() as u32,
             _ => 0,
         };
@@ -365,6 +392,9 @@ impl crate::exec::Textures for Units {
 
     fn fetch(&self, unit: i64, texel: [i64; 2], level: i64) -> Option<[f32; 4]> {
         let texture = self.units.get(&u32::try_from(unit).ok()?)?;
+        if !texture.complete() {
+            return Some(INCOMPLETE);
+        }
         let image = texture.levels.get(&u32::try_from(level).ok()?)?;
         let inside = (0..i64::from(image.width)).contains(&texel[0])
             && (0..i64::from(image.height)).contains(&texel[1]);
@@ -385,7 +415,10 @@ impl crate::exec::Textures for Units {
         lod: [f32; 2],
     ) -> Option<[[f64; 2]; 4]> {
         let texture = self.units.get(&u32::try_from(unit).ok()?)?;
-        let black = [0.0, 0.0, 0.0, 1.0].map(|v| [v, v]);
+        let black = INCOMPLETE.map(|v| [f64::from(v); 2]);
+        if !texture.complete() {
+            return Some(converted(black));
+        }
         let mut filters = Vec::new();
         // A NaN level of detail may pick either filter.
         let nan = lod[0].is_nan() || lod[1].is_nan();
@@ -407,10 +440,6 @@ impl crate::exec::Textures for Units {
         };
         for (filter, lo, hi) in filters {
             let levels: Vec<&Level> = match filter {
-                Filter::Mipmap(_) if texture.levels.len() < 2 => {
-                    join(black);
-                    continue;
-                }
                 Filter::Mipmap(_) => {
                     let (first, last) = (lo.floor().max(0.0) as u32, hi.ceil().max(0.0) as u32);
                     let picked: Vec<&Level> =
@@ -532,6 +561,31 @@ mod tests {
             .expect("texture");
         assert!(range[0][0] <= 0.0 && range[0][1] >= 1.0, "{range:?}");
         assert!(range[1][0] <= 0.0 && range[1][1] >= 1.0, "{range:?}");
+    }
+
+    #[test]
+    fn a_one_level_texture_under_a_mipmap_filter_reads_black_even_magnified() {
+        // OpenGL ES 3.0 sections 3.8.13 and 3.9.2: the texture is incomplete, whatever the
+        // level of detail of one lookup (found by issue 34's campaign: the emulator read
+        // level 0 when magnifying).
+        let mut units = rgbw(Filtering::FixedPoint);
+        let red = units.sample(0, [0.1, 0.1], -2.0);
+        units
+            .parameter("2D", "min", "linear_mipmap_linear")
+            .expect("mipmap filter");
+        assert_eq!(red, Some([1.0, 0.0, 0.0, 1.0]), "complete before");
+        for lod in [-2.0, 0.0, 1.5] {
+            assert_eq!(
+                units.sample(0, [0.1, 0.1], lod),
+                Some(INCOMPLETE),
+                "lod {lod}"
+            );
+        }
+        let range = units
+            .sample_range(0, [0.1, 0.1], [0.1, 0.1], [-2.0, -1.0])
+            .expect("texture");
+        assert!(range[0][1] < 1e-5 && range[3][0] > 1.0 - 1e-5, "{range:?}");
+        assert_eq!(units.fetch(0, [1, 1], 0), Some(INCOMPLETE));
     }
 
     #[test]

@@ -23,13 +23,23 @@ float-to-int conversions through a highp function): the variant for lanes whose 
 int is still 16-bit (llvmpipe with GALLIUM_NOSSE=1), where only float lowering is absent.
 The variant of a test is the same test otherwise (the same random choices).
 
-As a program: python3 shadergen.py SEED COUNT DIR [--ints highp] writes DIR/tNNNNN.shader_test.
+The shapes of issue 34 (scripts/lib/shapes.py: vertex arithmetic feeding the rasteriser,
+matrices, bitwise operations, several outputs, mipmaps, interpolation and sample built-ins,
+pack/unpack, binary16 overflow, subnormals, inf and NaN) join a test with the chance their
+weights give; a test that holds none is the same whatever the weights (`--shapes none`).
+Every uniform a test sets is read by its alpha output (clamped), so that no driver drops it
+and piglit's runner fails the test for a uniform the program lacks.
+
+As a program: python3 shadergen.py SEED COUNT DIR [--ints highp] [--shapes all|none|vx,mx:0.3]
+writes DIR/tNNNNN.shader_test.
 """
 
 import os
 import random
 import re
 import sys
+
+import shapes
 
 # Two-letter prefix -> the weak spot the gadget builds.
 GADGETS = {
@@ -98,6 +108,15 @@ class Shader:
         self.locals = set()      # names of the generic locals main may assign
         self.counter = 0
         self.partial_cover = False
+        # the shapes of shapes.py
+        self.vs_transform = None  # gl_Position's expression, or None for piglit_vertex
+        self.vs_in_extra = None   # a second vertex attribute's declaration
+        self.vs_head = []         # vertex shader lines after #version
+        self.vs_body = []         # vertex shader statements before gl_Position
+        self.fs_head = []         # fragment shader lines after #version
+        self.version = None       # '310 es' where a shape needs it, else the test's own
+        self.outputs = []         # (declaration, statement) of outputs beside the colour
+        self.color_location = None  # the colour output's location, where one is written
 
     def name(self, prefix):
         self.counter += 1
@@ -430,7 +449,7 @@ def g_et(sh, ex):
 
 def g_pv(sh, ex):
     """A perspective triangle (w varies per vertex), probed inside and at its edges."""
-    if sh.draws is not None or sh.vertex_data is not None or getattr(sh, 'vs_transform', None):
+    if sh.draws is not None or sh.vertex_data is not None or sh.vs_transform:
         return
     rng = sh.rng
     if rng.random() < 0.4:
@@ -486,7 +505,7 @@ def g_pv(sh, ex):
 
 def g_nc(sh, ex):
     """A rectangle whose z crosses the near and far planes: it must be clipped."""
-    if sh.vertex_data is not None or getattr(sh, 'vs_transform', None):
+    if sh.vertex_data is not None or sh.vs_transform:
         return
     sh.vs_transform = 'vec4(piglit_vertex.xy, piglit_vertex.x * %s, 1.0)' % fmt(
         sh.rng.choice([1.5, 3.0, -2.0]))
@@ -719,7 +738,7 @@ GADGET_FNS = {
 
 
 def gadgets_in(text):
-    """The gadgets whose identifiers (`xx_N`) a test's text holds."""
+    """The gadgets (and shapes) whose identifiers (`xx_N`) a test's text holds."""
     found = {m.group(1) for m in re.finditer(r'\b([a-z]{2})_\d+\b', text)}
     if 'vec4(piglit_vertex.xy, piglit_vertex.x' in text:
         found.add('nc')
@@ -727,13 +746,14 @@ def gadgets_in(text):
         found.add('et')  # an edge on (or a hair off) a pixel centre
     if '[vertex data]' in text or 'piglit_vertex.xy * (1.0 +' in text:
         found.add('pv')
-    return sorted(g for g in found if g in GADGETS)
+    return sorted(g for g in found if g in GADGETS or g in shapes.SHAPES)
 
 
 # --- assembling a test ---------------------------------------------------------------------
 
-def generate(seed, index, ints='any', es3=None):
-    """The text of test `index` of campaign `seed`."""
+def generate(seed, index, ints='any', es3=None, weights=None):
+    """The text of test `index` of campaign `seed`, holding each shape of shapes.py with the
+    chance `weights` gives it (none without `weights`)."""
     rng = random.Random('%d/%d' % (seed, index))
     if es3 is None:
         es3 = rng.random() < 0.6
@@ -747,6 +767,15 @@ def generate(seed, index, ints='any', es3=None):
         sh.vars.append((sh.uniform('b', t), t))
     for g in rng.sample(sorted(GADGET_FNS), rng.randint(0, 3)):
         GADGET_FNS[g](sh, ex)
+    # the shapes: picked and built from streams of their own, so that a test holding none
+    # is the classic generator's test bit for bit
+    pick = random.Random('%d/%d/shapes' % (seed, index))
+    chosen = [p for p in shapes.SHAPES if pick.random() < (weights or {}).get(p, 0.0)]
+    if chosen:
+        sh.rng = ex.rng = random.Random('%d/%d/build' % (seed, index))
+        for p in chosen:
+            shapes.SHAPE_FNS[p](sh, ex)
+        sh.rng = ex.rng = rng
     statements(sh, ex)
 
     # the four output channels
@@ -765,17 +794,21 @@ def generate(seed, index, ints='any', es3=None):
         outs.append(name)
     while extra:  # gadgets that did not get a channel of their own join the alpha
         sh.body.append('%s += %s;' % (outs[3], extra.pop()))
-    # every value main computed reaches an output, so no uniform is optimised away
-    declared = {re.match(r'uniform (?:\w+ )?\w+ (\w+);', g).group(1) for g in sh.globals
-                if g.startswith('uniform ')}
+    # every value main computed, and every uniform, reaches an output, so that no uniform
+    # is optimised away (piglit fails a test that sets a uniform the program lacks)
+    declared = {m.group(2): m.group(1) for m in (
+        re.match(r'uniform (?:\w+ )?(\w+) (\w+);', g) for g in sh.globals) if m}
     sink = ['%s(%s)' % ('float' if t == 'int' else '', n) if t in ('int', 'float')
             else '%s.x' % n for n, t in sh.vars if n not in declared]
+    sink += ['clamp(%s, -1.0, 1.0)' % uniform_term(n, t) for n, t in declared.items()
+             if not t.startswith('sampler')]
     if sink:
         sh.body.append('%s += (%s) * 0.0009765;' % (outs[3], ' + '.join(sink)))
 
     # fragment shader
     fprec = rng.choice(['mediump', 'mediump', 'lowp', 'highp'])
-    head = ['#version 300 es' if es3 else '#version 100']
+    version = '#version %s' % (sh.version or ('300 es' if es3 else '100'))
+    head = [version] + sh.fs_head
     head.append('precision %s float;' % fprec)
     if ints == 'highp':
         head.append('precision highp int;')
@@ -786,27 +819,31 @@ def generate(seed, index, ints='any', es3=None):
     for fs_decl, _, _ in sh.vs_out:
         head.append(fs_decl)
     if es3:
-        head.append('out %svec4 color;' % rng.choice(PRECISIONS))
+        layout = '' if sh.color_location is None else \
+            'layout(location = %d) ' % sh.color_location
+        head.append('%sout %svec4 color;' % (layout, rng.choice(PRECISIONS)))
+        head += [d for d, _ in sh.outputs]
     out = 'color' if es3 else 'gl_FragColor'
     # uniforms nothing reads are left out (piglit cannot set an inactive uniform)
-    code = '\n'.join(sh.functions + sh.body + sh.channels)
+    code = '\n'.join(sh.functions + sh.body + sh.channels + [s for _, s in sh.outputs])
     for g in list(sh.globals):
         m = re.match(r'uniform (?:\w+ )?\w+ (\w+);', g)
         if m and not re.search(r'\b%s\b' % m.group(1), code):
             sh.globals.remove(g)
             sh.setup = [l for l in sh.setup if l.split()[2:3] != [m.group(1)]]
     frag = head + sh.globals + sh.functions + ['', 'void main()', '{'] + \
-        ['\t' + s for s in sh.body] + ['\t%s = vec4(%s);' % (out, ', '.join(outs)), '}']
+        ['\t' + s for s in sh.body + [s for _, s in sh.outputs]] + \
+        ['\t%s = vec4(%s);' % (out, ', '.join(outs)), '}']
 
     # vertex shader
-    position = getattr(sh, 'vs_transform', None) or 'piglit_vertex'
-    if sh.vs_out or position != 'piglit_vertex' or sh.vertex_data:
-        vs = ['#version 300 es' if es3 else '#version 100',
-              ('in' if es3 else 'attribute') + ' vec4 piglit_vertex;']
-        if getattr(sh, 'vs_in_extra', None):
+    position = sh.vs_transform or 'piglit_vertex'
+    if sh.vs_out or position != 'piglit_vertex' or sh.vertex_data or sh.vs_body:
+        vs = [version] + sh.vs_head + [('in' if es3 else 'attribute') + ' vec4 piglit_vertex;']
+        if sh.vs_in_extra:
             vs.append(sh.vs_in_extra)
         vs += [d for _, d, _ in sh.vs_out]
-        vs += ['void main()', '{', '\tgl_Position = %s;' % position]
+        vs += ['void main()', '{'] + ['\t' + s for s in sh.vs_body]
+        vs += ['\tgl_Position = %s;' % position]
         vs += ['\t' + s for _, _, s in sh.vs_out]
         vs.append('}')
         vertex = '[vertex shader]\n' + '\n'.join(vs) + '\n'
@@ -831,8 +868,8 @@ def generate(seed, index, ints='any', es3=None):
             '# gadgets: @GADGETS@',
             '',
             '[require]',
-            'GL ES >= 3.0' if es3 else 'GL ES >= 2.0',
-            'GLSL ES >= 3.00' if es3 else 'GLSL ES >= 1.00',
+            'GL ES >= 3.1' if sh.version else 'GL ES >= 3.0' if es3 else 'GL ES >= 2.0',
+            'GLSL ES >= 3.10' if sh.version else 'GLSL ES >= 3.00' if es3 else 'GLSL ES >= 1.00',
             '',
             vertex,
             '[fragment shader]'] + frag + ['']
@@ -843,29 +880,43 @@ def generate(seed, index, ints='any', es3=None):
     return text.replace('@GADGETS@', ', '.join(gadgets_in(text)) or 'none', 1)
 
 
+def uniform_term(name, glsl_type):
+    """A float expression reading the uniform `name` of `glsl_type` (not a sampler)."""
+    one = name + ('[0].x' if glsl_type.startswith('mat') else
+                  '.x' if glsl_type[:-1] in ('vec', 'ivec', 'uvec') else '')
+    if glsl_type.startswith('u'):
+        return 'float(%s %% 7u)' % one
+    return 'float(%s)' % one if glsl_type.startswith('i') else one
+
+
 def test_name(index):
     """The file name of test `index`."""
     return 't%05d.shader_test' % index
 
 
-def write(seed, count, directory, ints='any', start=0, indices=None):
+def write(seed, count, directory, ints='any', start=0, indices=None, weights=None):
     """Writes tests start..start+count-1 (or those numbered `indices`) of campaign `seed`
-    into `directory`; returns the paths."""
+    into `directory`, with the shapes of `weights` (shapes.parse); returns the paths."""
     os.makedirs(directory, exist_ok=True)
     paths = []
     for i in indices if indices is not None else range(start, start + count):
         path = os.path.join(directory, test_name(i))
         with open(path, 'w') as f:
-            f.write(generate(seed, i, ints))
+            f.write(generate(seed, i, ints, weights=weights))
         paths.append(path)
     return paths
 
 
 def main(argv):
     if len(argv) < 4:
-        sys.exit('usage: shadergen.py SEED COUNT DIR [--ints highp]')
+        sys.exit('usage: shadergen.py SEED COUNT DIR [--ints highp] [--shapes SHAPES]')
     ints = 'highp' if '--ints' in argv and argv[argv.index('--ints') + 1] == 'highp' else 'any'
-    write(int(argv[1]), int(argv[2]), argv[3], ints)
+    try:
+        weights = shapes.parse(argv[argv.index('--shapes') + 1] if '--shapes' in argv
+                               else 'all')
+    except (ValueError, IndexError) as e:
+        sys.exit('shadergen.py: --shapes: %s' % e)
+    write(int(argv[1]), int(argv[2]), argv[3], ints, weights=weights)
 
 
 if __name__ == '__main__':

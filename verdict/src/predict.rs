@@ -559,6 +559,24 @@ mod tests {
         );
     }
 
+    /// The buffer components an output of fewer than four lacks hold what the driver left
+    /// there, which differs from run to run (issue 34's campaign, seed 23 test 157: softpipe
+    /// left 1.0 where the emulator read 0): indeterminate; what the output writes is not.
+    #[test]
+    fn the_components_a_short_output_lacks_are_indeterminate() {
+        let text = "[require]\nGL ES >= 3.0\nGLSL ES >= 3.00\n\n[vertex shader passthrough]\n\n\
+                    [fragment shader]\n#version 300 es\nprecision mediump float;\n\
+                    uniform float a;\nout vec2 color;\nvoid main() { color = vec2(a, a); }\n\n\
+                    [test]\nuniform float a 0.25\ndraw rect -1 -1 2 2\n\
+                    probe rgba 7 9 0.25 0.25 0.0 1.0\n";
+        let test = parse_str(Path::new("short.shader_test"), text).expect("parses");
+        let predictions = predict(&test, &[4], &Choices::default()).expect("predicts");
+        for c in 0..4 {
+            let p = predictions[0].at(7, 9, c).expect("predicted");
+            assert_eq!(p.indeterminate, c >= 2, "channel {c}: {p:?}");
+        }
+    }
+
     /// An implementation limit is the driver's to decide: no prediction rests on the
     /// emulator's own number.
     #[test]

@@ -309,30 +309,39 @@ impl<D: Domain> Invocation<'_, D> {
             Op::BitNot => self
                 .map_int(&values[0], |x| wrap(!x, base, lowers))
                 .map_or_else(|| bad(e, op), Ok),
-            Op::BitAnd | Op::BitOr | Op::BitXor | Op::Lshift | Op::Rshift => self
-                .zip2(&values[0], &values[1], |x, y| {
+            Op::BitAnd | Op::BitOr | Op::BitXor | Op::Lshift | Op::Rshift => {
+                // A lowered shift masks its count to the 16-bit width, as NIR's shifts do
+                // (llvmpipe: `65535u >> 17` is 32767); the ranges leave it open.
+                // A shift counts modulo the operand's width: 64 bits only inside
+                // `imulExtended`/`umulExtended`, whose high word is the product >> 32.
+                let sixteen = lowers && matches!(base, BaseType::Int16 | BaseType::Uint16);
+                let mask = if matches!(base, BaseType::Int64 | BaseType::Uint64) {
+                    63
+                } else if sixteen {
+                    15
+                } else {
+                    31
+                };
+                if ranges && matches!(op, Op::Lshift | Op::Rshift) {
+                    self.open_shift(&values[1], mask + 1);
+                }
+                self.zip2(&values[0], &values[1], |x, y| {
                     let (Lanes::Int(x), Lanes::Int(y)) = (x, y) else {
                         return None;
-                    };
-                    // A shift counts modulo the operand's width: 64 bits only inside
-                    // `imulExtended`/`umulExtended`, whose high word is the product >> 32.
-                    let width_mask = if matches!(base, BaseType::Int64 | BaseType::Uint64) {
-                        63
-                    } else {
-                        31
                     };
                     Some(Lanes::Int(map2(x, y, |p, q| {
                         let r = match op {
                             Op::BitAnd => p & q,
                             Op::BitOr => p | q,
                             Op::BitXor => p ^ q,
-                            Op::Lshift => p << (q & width_mask),
-                            _ => p >> (q & width_mask),
+                            Op::Lshift => p << (q & mask),
+                            _ => p >> (q & mask),
                         };
                         wrap(r, base, lowers)
                     })))
                 })
-                .map_or_else(|| bad(e, op), Ok),
+                .map_or_else(|| bad(e, op), Ok)
+            }
             Op::Dot => {
                 let terms = values[0].len().max(values[1].len());
                 let pairs = (0..terms)

@@ -121,6 +121,25 @@ pub(super) fn orders(n: usize) -> Vec<Vec<usize>> {
 }
 
 impl<D: Domain> Invocation<'_, D> {
+    /// Leaves open the lanes whose shift count is negative or at least `bits`, the width the
+    /// shift computes in: GLSL ES 3.00 section 5.9 leaves such a shift of a 32-bit value
+    /// undefined, and a driver that shifts a lowered (16-bit) value by 16 or more does what
+    /// its hardware does (llvmpipe masks the count to 4 bits: `65535u >> 17` is 32767 there).
+    pub(super) fn open_shift(&mut self, count: &Value<D::F>, bits: i64) {
+        let counts: Vec<&Vec<i64>> = count
+            .iter()
+            .filter_map(|l| match l {
+                Lanes::Int(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        self.leave_open(|i| {
+            counts
+                .iter()
+                .any(|v| v.get(i).or(v.first()).is_some_and(|&c| c < 0 || c >= bits))
+        });
+    }
+
     /// Marks the lanes where `a op b` is left open by the ranges (`same`: both operands are
     /// one expression, as `isnan`'s `x != x`, decided unless the value may be NaN).
     pub(super) fn open_comparison(
