@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// The integer cases: 16-bit integer arithmetic, which llvmpipe keeps without F16C.
-const INT16_CASES: [&str; 10] = [
+const INT16_CASES: [&str; 11] = [
     "default_precision/es3_default_int_mediump.shader_test",
     "int16/es1_mul_wrap.shader_test",
     "int16/es3_add_wrap.shader_test",
@@ -23,6 +23,7 @@ const INT16_CASES: [&str; 10] = [
     "int16/es3_uint_add_wrap.shader_test",
     "int16/es3_uint_mul_wrap.shader_test",
     "lowp/es3_lowp_int_wrap.shader_test",
+    "soundness/shift_past_sixteen_bits.shader_test",
     "varyings/es3_flat_mediump_int.shader_test",
 ];
 
