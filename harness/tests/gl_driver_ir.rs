@@ -9,30 +9,6 @@ mod common;
 use common::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-/// `halfcheck run --backend gl --no-report --no-verdict-cache` of `files` with `extra`
-/// arguments and `env` into `out`: its results.json.
-fn run(out: &Path, extra: &[&str], env: &[(&str, &str)], files: &[PathBuf]) -> Value {
-    let output = halfcheck()
-        .args([
-            "run",
-            "--backend",
-            "gl",
-            "--no-report",
-            "--no-verdict-cache",
-        ])
-        .args(extra)
-        .envs(env.iter().copied())
-        .arg("--results")
-        .arg(out)
-        .args(files)
-        .output()
-        .expect("runs");
-    let text = std::fs::read_to_string(out.join("results.json"))
-        .unwrap_or_else(|e| panic!("results: {e} {}", common::text(&output)));
-    serde_json::from_str(&text).expect("json")
-}
 
 /// The fragment shader's summary of a test's driver IR.
 fn fragment(test: &Value) -> &Value {
@@ -56,7 +32,7 @@ fn the_driver_ir_of_each_test_is_kept_counted_and_agrees_with_lowered_numbers() 
     }
     let dir = temp_dir("driver-ir");
     let out = dir.join("out");
-    let results = run(&out, &["--driver-ir"], &[], &[case_file(SUM)]);
+    let results = gl_results(&out, &["--driver-ir"], &[], &[case_file(SUM)]);
     let test = &results["tests"][SUM];
     assert_eq!(test["verdict"], "lowered", "{test}");
     let ir = &test["driver_ir"]["test"];
@@ -82,7 +58,7 @@ fn no_driver_ir_captures_nothing() {
     }
     let dir = temp_dir("no-driver-ir");
     let out = dir.join("out");
-    let results = run(&out, &["--no-driver-ir"], &[], &[case_file(SUM)]);
+    let results = gl_results(&out, &["--no-driver-ir"], &[], &[case_file(SUM)]);
     assert!(results["tests"][SUM].get("driver_ir").is_none());
     assert!(!out.join("ir").exists());
 }
@@ -96,7 +72,7 @@ fn a_capture_past_the_size_cap_is_cut_and_the_result_says_so() {
     }
     let dir = temp_dir("driver-ir-cap");
     let out = dir.join("out");
-    let results = run(
+    let results = gl_results(
         &out,
         &[],
         &[("HALFCHECK_DRIVER_IR_CAP", "1500")],
@@ -126,7 +102,7 @@ fn softpipe_ir_holds_no_16_bit_float_and_contradicts_nothing() {
         return;
     }
     let dir = temp_dir("driver-ir-softpipe");
-    let results = run(
+    let results = gl_results(
         &dir.join("out"),
         &[],
         &[("GALLIUM_DRIVER", "softpipe")],
@@ -223,7 +199,7 @@ fn mesa_gl_lower_mediump_cases_against_llvmpipes_own_ir() {
         std::fs::write(suite.join(format!("{name}.shader_test")), text).expect("write");
     }
     let out = dir.join("out");
-    let results = run(&out, &[], &[], &[suite]);
+    let results = gl_results(&out, &[], &[], &[suite]);
     let (mut met, mut checked) = (0, 0);
     let mut misses: Vec<String> = Vec::new();
     for case in cases.as_array().unwrap() {

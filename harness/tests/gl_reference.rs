@@ -125,22 +125,12 @@ fn precisions_hidden_from_the_text_are_promoted_and_the_reference_is_highp() {
     let file = dir.join("hidden_precisions.shader_test");
     std::fs::write(&file, HIDDEN_PRECISIONS).expect("writes");
     let out = dir.join("out");
-    let output = common::halfcheck()
-        .args([
-            "run",
-            "--backend",
-            "gl",
-            "--no-report",
-            "--no-verdict-cache",
-        ])
-        .args(["--reference", "always", "--driver-ir", "--results"])
-        .arg(&out)
-        .arg(&file)
-        .output()
-        .expect("runs");
-    let text = std::fs::read_to_string(out.join("results.json"))
-        .unwrap_or_else(|e| panic!("results: {e} {}", common::text(&output)));
-    let results: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let results = common::gl_results(
+        &out,
+        &["--reference", "always", "--driver-ir"],
+        &[],
+        &[file.to_path_buf()],
+    );
     let test = &results["tests"]["hidden_precisions.shader_test"];
     assert_eq!(test["reference"]["outcome"], "ran", "{test}");
     let float16 = |which: &str| -> usize {

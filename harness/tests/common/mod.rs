@@ -248,3 +248,31 @@ pub fn assert_valid_junit(junit: &Path) {
     assert!(check.status.success(), "{}", text(&check));
     assert!(text(&check).contains("validates"), "{}", text(&check));
 }
+
+/// `halfcheck run --backend gl --no-report --no-verdict-cache` of `files` with `extra`
+/// arguments and `env` into `out`: its results.json.
+pub fn gl_results(
+    out: &Path,
+    extra: &[&str],
+    env: &[(&str, &str)],
+    files: &[PathBuf],
+) -> serde_json::Value {
+    let output = halfcheck()
+        .args([
+            "run",
+            "--backend",
+            "gl",
+            "--no-report",
+            "--no-verdict-cache",
+        ])
+        .args(extra)
+        .envs(env.iter().copied())
+        .arg("--results")
+        .arg(out)
+        .args(files)
+        .output()
+        .expect("runs");
+    let text = std::fs::read_to_string(out.join("results.json"))
+        .unwrap_or_else(|e| panic!("results: {e} {}", text(&output)));
+    serde_json::from_str(&text).expect("json")
+}
