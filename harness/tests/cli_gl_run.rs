@@ -11,17 +11,14 @@ use std::process::Output;
 /// `halfcheck run --backend gl --no-report` of `files`, with `extra` arguments, into `out`:
 /// its results.json, and the command's output for messages.
 fn run_gl(out: &Path, extra: &[&str], files: &[PathBuf]) -> (Value, Output) {
-    let output = halfcheck()
+    let mut command = halfcheck();
+    command
         .args(["run", "--backend", "gl", "--no-report"])
         .args(extra)
         .arg("--results")
         .arg(out)
-        .args(files)
-        .output()
-        .expect("runs");
-    let text = std::fs::read_to_string(out.join("results.json"))
-        .unwrap_or_else(|e| panic!("results: {e} {output:?}"));
-    (serde_json::from_str(&text).expect("json"), output)
+        .args(files);
+    results_of(command, out)
 }
 
 /// Whether every value is a multiple of 1/255, as an 8-bit window reads back.

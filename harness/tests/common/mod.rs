@@ -257,7 +257,8 @@ pub fn gl_results(
     env: &[(&str, &str)],
     files: &[PathBuf],
 ) -> serde_json::Value {
-    let output = halfcheck()
+    let mut command = halfcheck();
+    command
         .args([
             "run",
             "--backend",
@@ -269,10 +270,15 @@ pub fn gl_results(
         .envs(env.iter().copied())
         .arg("--results")
         .arg(out)
-        .args(files)
-        .output()
-        .expect("runs");
+        .args(files);
+    results_of(command, out).0
+}
+
+/// Runs `command`, a `halfcheck run` that writes into `out`: its results.json, and the
+/// command's output for messages.
+pub fn results_of(mut command: Command, out: &Path) -> (serde_json::Value, Output) {
+    let output = command.output().expect("runs");
     let text = std::fs::read_to_string(out.join("results.json"))
         .unwrap_or_else(|e| panic!("results: {e} {}", text(&output)));
-    serde_json::from_str(&text).expect("json")
+    (serde_json::from_str(&text).expect("json"), output)
 }
