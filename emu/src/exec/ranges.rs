@@ -389,6 +389,10 @@ impl<D: Domain> Invocation<'_, D> {
                     self.sum_terms(&a, negated, width, &mut terms)?;
                     self.sum_terms(&b, negated != minus, width, &mut terms)?;
                 }
+                None if self.bool_to_float(operand) => {
+                    expanded = true;
+                    self.push_complemented(value, negated, width, &mut terms);
+                }
                 None => terms.push((value.clone(), negated)),
             }
         }
@@ -467,9 +471,61 @@ impl<D: Domain> Invocation<'_, D> {
                 self.sum_terms(&a, negated, width, terms)?;
                 return self.sum_terms(&b, negated != minus, width, terms);
             }
+            if self.bool_to_float(e) {
+                let value = self.eval(e)?;
+                self.push_complemented(&value, negated, width, terms);
+                return Ok(());
+            }
         }
         terms.push((self.eval(e)?, negated));
         Ok(())
+    }
+
+    /// Whether `e` (or the value the variable `e` holds) is a bool turned into a float:
+    /// `float(b)` or `step`, which the compiler writes as one.
+    fn bool_to_float(&self, e: &Expr) -> bool {
+        let held = match &e.kind {
+            ExprKind::Var(id) => match self.forwarded.get(id) {
+                Some(held) => held,
+                None => return false,
+            },
+            _ => e,
+        };
+        matches!(&held.kind, ExprKind::Op(Op::B2f, _))
+    }
+
+    /// Pushes a bool turned into a float, `t`, as the two terms `1 - (1 - t)`: a driver may
+    /// write it so and add its 1 to the other terms first (lavapipe, under zink and ANGLE,
+    /// computes `0.04 + step(e, x)` with step 0 as `(0.04 + 1) - 1`), so the sum's rounding is
+    /// that of a magnitude one larger. Both terms are exact: `t` is 0 or 1.
+    fn push_complemented(
+        &self,
+        value: &Value<D::F>,
+        negated: bool,
+        width: Width,
+        terms: &mut Vec<(Value<D::F>, bool)>,
+    ) {
+        let d = self.domain;
+        let ones: Value<D::F> = value
+            .iter()
+            .map(|lanes| match lanes {
+                Lanes::Float(x) => Lanes::Float(x.iter().map(|_| d.constant(1.0)).collect()),
+                other => other.clone(),
+            })
+            .collect();
+        let complements: Value<D::F> = value
+            .iter()
+            .map(|lanes| match lanes {
+                Lanes::Float(x) => Lanes::Float(
+                    x.iter()
+                        .map(|&t| d.binary(Binary::Sub, d.constant(1.0), t, width))
+                        .collect(),
+                ),
+                other => other.clone(),
+            })
+            .collect();
+        terms.push((ones, negated));
+        terms.push((complements, !negated));
     }
 
     /// The factors of `e` as a product of `width` whose factors are small enough to compute
