@@ -1,4 +1,4 @@
-//! Local float scalars assigned once, at the top level of `main`, from values that cannot
+//! Local float scalars and vectors assigned once, at the top level of `main`, from values that cannot
 //! change afterwards (uniforms, inputs, and locals of any type written once before). A
 //! driver's compiler sees through them (its IR is SSA), so a sum or product that reads one
 //! may be reassociated with the one the variable holds: `h = (u + 65536.0) - 65536.0;
@@ -32,14 +32,15 @@ pub(super) fn single_assignments(module: &Module) -> HashMap<VarId, Expr> {
         };
         let var = module.var(id);
         let local = matches!(var.mode, VarMode::Auto | VarMode::Temporary);
-        let float_scalar = lhs.ty.is_scalar() && lhs.ty.base().is_some_and(BaseType::is_float);
+        let float = (lhs.ty.is_scalar() || lhs.ty.is_vector())
+            && lhs.ty.base().is_some_and(BaseType::is_float);
         let once = writes.get(id.0 as usize) == Some(&1);
         let fixed = Fixed {
             module,
             held: &held,
             settled: &settled,
         };
-        if local && float_scalar && once && fixed.reads_only_fixed(rhs) {
+        if local && float && once && fixed.reads_only_fixed(rhs) {
             held.insert(id, rhs.clone());
         }
         if local && once {

@@ -99,6 +99,38 @@ fn within(e: &Expr, budget: &mut usize) -> bool {
     }
 }
 
+/// Component `i` of a vector sum, difference or `mod` (the operations
+/// [`Invocation::sum_parts`] takes apart), as the same operation on the operands' component
+/// `i` (a scalar operand stays whole). `None` for any other expression.
+fn component_of(e: &Expr, i: u8) -> Option<Expr> {
+    let ExprKind::Op(op @ (Op::Add | Op::Sub | Op::Mod), operands) = &e.kind else {
+        return None;
+    };
+    if !e.ty.is_vector() || operands.iter().any(|o| o.ty.is_matrix()) {
+        return None;
+    }
+    let scalar = e.ty.element()?;
+    let pick = |o: &Expr| {
+        if o.ty.is_scalar() {
+            return o.clone();
+        }
+        let ty = o.ty.element().unwrap_or_else(|| scalar.clone());
+        Expr::new(
+            ExprKind::Swizzle(Box::new(o.clone()), vec![i]),
+            ty,
+            o.precision,
+            o.span,
+        )
+    };
+    let operands = operands.iter().map(pick).collect();
+    Some(Expr::new(
+        ExprKind::Op(*op, operands),
+        scalar,
+        e.precision,
+        e.span,
+    ))
+}
+
 /// The width an operation computes in, from its IR result type.
 fn width_of_expr(e: &Expr) -> Width {
     super::ops::width_for(e.ty.base().unwrap_or(BaseType::Float), e.precision)
@@ -335,9 +367,56 @@ impl<D: Domain> Invocation<'_, D> {
             }
             acc
         };
-        orders(terms.len()).iter().fold(modelled, |acc, order| {
+        let every_order = orders(terms.len()).iter().fold(modelled, |acc, order| {
             map2(&acc, &sum(order), |a, b| d.either(a, b))
-        })
+        });
+        self.factored(pairs, every_order, width)
+    }
+
+    /// `sum` widened, at the lanes where two products share a factor, to every value the
+    /// sum may take once a driver factors it out (`x*a + x*b` as `x*(a + b)`: NIR does for
+    /// `dot(v.xxx, w)` on llvmpipe): the exact sum's range, plus one rounding per operation
+    /// (the products' and the additions') at the largest magnitude the terms reach.
+    fn factored(&self, pairs: &[Factors<'_, D::F>], sum: Vec<D::F>, width: Width) -> Vec<D::F> {
+        let d = self.domain;
+        let lanes = pairs
+            .iter()
+            .map(|(x, y)| x.len().max(y.len()))
+            .max()
+            .unwrap_or(1)
+            .max(sum.len());
+        let shared = |i: usize| {
+            let factors: Vec<[D::F; 2]> = pairs.iter().map(|(x, y)| [at(x, i), at(y, i)]).collect();
+            factors.iter().enumerate().any(|(j, a)| {
+                factors[j + 1..]
+                    .iter()
+                    .any(|b| a.iter().any(|p| b.iter().any(|q| d.same(p, q))))
+            })
+        };
+        (0..lanes)
+            .map(|i| {
+                let kept = at(&sum, i);
+                if !shared(i) {
+                    return kept;
+                }
+                let (mut lo, mut hi, mut magnitude) = (0.0f64, 0.0f64, 0.0f64);
+                for (x, y) in pairs {
+                    let ((a, b), (c, e)) = (d.range(at(x, i)), d.range(at(y, i)));
+                    let corners = [a * c, a * e, b * c, b * e];
+                    lo += corners.iter().copied().fold(f64::INFINITY, f64::min);
+                    hi += corners.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    magnitude += corners.iter().fold(0.0f64, |m, p| m.max(p.abs()));
+                }
+                let n = pairs.len();
+                let slack = d.reassociation_slack(magnitude, n + 1, width)
+                    + magnitude * n as f64 * f64::EPSILON;
+                if lo.is_finite() && hi.is_finite() && slack.is_finite() {
+                    d.either(kept, d.enter(lo, lo - slack, hi + slack, width))
+                } else {
+                    d.either(kept, d.enter(lo, f64::NAN, f64::NAN, width))
+                }
+            })
+            .collect()
     }
 
     /// Every value another order of the same operations may give, when the domain tracks
@@ -441,17 +520,48 @@ impl<D: Domain> Invocation<'_, D> {
 
     /// The two operands of `e` as a sum of `width` whose parts are small enough to compute
     /// again, and whether the second is subtracted; `e` may be a variable that holds such a
-    /// sum ([`forward`](super::forward)).
+    /// sum, or one component of a vector variable that holds one
+    /// ([`forward`](super::forward)). `mod(x, y)` is the sum `x - y * floor(x / y)`, its
+    /// definition: a driver that writes it so may add `x` to the other terms first (llvmpipe
+    /// computes `a + mod(x, y)` as `(a + x) - y * floor(x / y)`).
     fn sum_parts(&self, e: &Expr, width: Width) -> Option<(Expr, Expr, bool)> {
+        let component;
         let held = match &e.kind {
             ExprKind::Var(id) => self.forwarded.get(id)?,
+            ExprKind::Swizzle(base, picked) if picked.len() == 1 => {
+                let ExprKind::Var(id) = &base.kind else {
+                    return None;
+                };
+                component = component_of(self.forwarded.get(id)?, picked[0])?;
+                &component
+            }
             _ => e,
         };
+        if width_of_expr(held) != width {
+            return None;
+        }
         match &held.kind {
             ExprKind::Op(inner @ (Op::Add | Op::Sub), parts)
-                if parts.len() == 2 && width_of_expr(held) == width && parts.iter().all(small) =>
+                if parts.len() == 2 && parts.iter().all(small) =>
             {
                 Some((parts[0].clone(), parts[1].clone(), *inner == Op::Sub))
+            }
+            ExprKind::Op(Op::Mod, parts)
+                if parts.len() == 2
+                    && held.ty.base() == Some(BaseType::Float)
+                    && parts.iter().all(small) =>
+            {
+                let (x, y) = (&parts[0], &parts[1]);
+                let node = |op, operands| {
+                    Expr::new(
+                        ExprKind::Op(op, operands),
+                        held.ty.clone(),
+                        held.precision,
+                        held.span,
+                    )
+                };
+                let quotient = node(Op::Floor, vec![node(Op::Div, vec![x.clone(), y.clone()])]);
+                Some((x.clone(), node(Op::Mul, vec![y.clone(), quotient]), true))
             }
             _ => None,
         }
