@@ -82,12 +82,40 @@ use std::f64::consts::{FRAC_PI_2, PI, TAU};
 /// Invariant: `lo <= hi`, neither is NaN. An interval that may be NaN is always
 /// [`Interval::entire`] (an undefined value may be anything). An indeterminate one is
 /// entire too, and everything computed from it is indeterminate.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Interval {
     lo: f64,
     hi: f64,
     nan: bool,
     indeterminate: bool,
+    /// The format whose grid [`FloatFormat::convert`] put both ends on, if it did: converting
+    /// again to that format gives the same interval, so an operand converted by the
+    /// operation that made it is not converted again.
+    grid: Grid,
+}
+
+/// Two intervals are equal when they hold the same values: the grid they are known to lie on
+/// only saves work.
+impl PartialEq for Interval {
+    fn eq(&self, other: &Interval) -> bool {
+        self.lo == other.lo
+            && self.hi == other.hi
+            && self.nan == other.nan
+            && self.indeterminate == other.indeterminate
+    }
+}
+
+/// Which of the precisions' formats an interval's ends are known to lie on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Grid {
+    /// Not known (not the output of [`FloatFormat::convert`] to one of the three).
+    Unknown,
+    /// [`FloatFormat::HIGHP`].
+    Highp,
+    /// [`FloatFormat::MEDIUMP`].
+    Mediump,
+    /// [`FloatFormat::LOWP`].
+    Lowp,
 }
 
 impl Interval {
@@ -98,6 +126,7 @@ impl Interval {
             hi: f64::INFINITY,
             nan: true,
             indeterminate: false,
+            grid: Grid::Unknown,
         }
     }
 
@@ -135,6 +164,7 @@ impl Interval {
             hi: lo.max(hi),
             nan: false,
             indeterminate: false,
+            grid: Grid::Unknown,
         }
     }
 
@@ -187,6 +217,7 @@ impl Interval {
             hi: self.hi.max(other.hi),
             nan: false,
             indeterminate: false,
+            grid: Grid::Unknown,
         }
     }
 
@@ -305,6 +336,11 @@ impl FloatFormat {
     /// Every value this format may hold for a value in `x`: the ends rounded outward to the
     /// grid, 0 where a value may flush, unbounded where a value overflows.
     pub fn convert(&self, x: Interval) -> Interval {
+        let grid = self.grid();
+        if grid != Grid::Unknown && x.grid == grid {
+            // Converted to this format already: converting is idempotent.
+            return x;
+        }
         if x.nan {
             return Interval::entire();
         }
@@ -321,7 +357,23 @@ impl FloatFormat {
             (lo, hi)
         };
         // An inexact format also allows the unrounded value, which is inside already.
-        Interval::new(lo, hi)
+        Interval {
+            grid,
+            ..Interval::new(lo, hi)
+        }
+    }
+
+    /// Which of the precisions' formats this is, if one.
+    fn grid(&self) -> Grid {
+        if *self == FloatFormat::HIGHP {
+            Grid::Highp
+        } else if *self == FloatFormat::MEDIUMP {
+            Grid::Mediump
+        } else if *self == FloatFormat::LOWP {
+            Grid::Lowp
+        } else {
+            Grid::Unknown
+        }
     }
 }
 
@@ -974,6 +1026,23 @@ fn sign(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_interval_converted_once_is_converted_again_only_to_another_format() {
+        let x = Interval::new(0.1, 0.3);
+        let highp = FloatFormat::HIGHP.convert(x);
+        assert_eq!(FloatFormat::HIGHP.convert(highp), highp);
+        // On binary32's grid, not on lowp's (steps of 2^-7): lowp still rounds it outward.
+        let lowp = FloatFormat::LOWP.convert(highp);
+        assert_eq!((lowp.lo(), lowp.hi()), (0.09375, 0.3046875));
+        assert_eq!(lowp, FloatFormat::LOWP.convert(x));
+        // A format that is none of the three precisions' is always converted.
+        let coarse = FloatFormat {
+            fraction_bits: 2,
+            ..FloatFormat::HIGHP
+        };
+        assert_eq!(coarse.convert(highp).hi(), 0.3125);
+    }
 
     #[test]
     fn highp_grid_rounds_outward() {

@@ -370,12 +370,13 @@ struct Collected {
 fn execute(mut plan: Plan, hooks: &Hooks) -> Result<RunOutcome, String> {
     let session = std::time::Instant::now();
     let settings = plan.settings;
-    let command = worker_command(plan.dir, settings)?;
+    let workers = worker_count(settings.jobs, plan.jobs.len());
+    let command = worker_command(plan.dir, settings, workers)?;
     let interrupt = Interrupt::on_signals()?;
     let started = now_rfc3339();
     // Every worker opens its backend at once; the first says what the run opened.
     let first = Worker::spawn(&command)?;
-    let others = (1..settings.jobs.min(plan.jobs.len()))
+    let others = (1..workers)
         .filter_map(|_| Worker::spawn(&command).ok())
         .collect::<Vec<_>>();
     let opened = first.ready(&interrupt).and_then(|(first, info)| {
@@ -564,8 +565,12 @@ fn resolved_kind(asked: BackendKind, info: &RunInfo) -> BackendKind {
 }
 
 /// How to start a worker for this run, with Mesa's shader cache where the settings say
-/// (`cache`).
-fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, String> {
+/// (`cache`), the CPUs shared out among the `workers` that start.
+fn worker_command(
+    dir: &Path,
+    settings: &Settings,
+    workers: usize,
+) -> Result<WorkerCommand, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find halfcheck itself: {e}"))?;
     let mut env = cache::worker_env(
         settings.shader_cache.as_deref(),
@@ -578,7 +583,7 @@ fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, Stri
     ));
     env.push(("GLIBC_TUNABLES".to_string(), worker_malloc_tunables()));
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    env.extend(thread_counts(cpus, settings.jobs, |name| {
+    env.extend(thread_counts(cpus, workers, |name| {
         std::env::var_os(name).is_some()
     }));
     Ok(WorkerCommand {
@@ -588,15 +593,25 @@ fn worker_command(dir: &Path, settings: &Settings) -> Result<WorkerCommand, Stri
     })
 }
 
+/// How many workers a run of `tests` tests at `-j jobs` starts: no more than it has tests
+/// (a run of one test at `-j 2` starts one, which then gets both CPUs' threads), and one.
+fn worker_count(jobs: usize, tests: usize) -> usize {
+    jobs.min(tests).max(1)
+}
+
 /// The thread counts a worker starts with, unless the user set them (`is_set`): the CPUs
-/// shared out among the `jobs` workers, for the emulator's shading (`RAYON_NUM_THREADS`) and
+/// shared out among the `workers` that start, for the emulator's shading (`RAYON_NUM_THREADS`) and
 /// llvmpipe's rasteriser (`LP_NUM_THREADS`; other drivers ignore it). With as many workers as
 /// CPUs each gets one: the emulator shades and llvmpipe rasterises on the worker's own
 /// thread (`LP_NUM_THREADS=0`), with the same results. On the suite at `-j 2` on 2 CPUs a
 /// second thread per worker cost 14% more CPU on the emulator and 6% on llvmpipe
 /// (BENCHMARKS.md).
-fn thread_counts(cpus: usize, jobs: usize, is_set: impl Fn(&str) -> bool) -> Vec<(String, String)> {
-    let share = (cpus / jobs.max(1)).max(1);
+fn thread_counts(
+    cpus: usize,
+    workers: usize,
+    is_set: impl Fn(&str) -> bool,
+) -> Vec<(String, String)> {
+    let share = (cpus / workers.max(1)).max(1);
     let rasteriser = if share == 1 { 0 } else { share };
     [("RAYON_NUM_THREADS", share), ("LP_NUM_THREADS", rasteriser)]
         .into_iter()
@@ -691,7 +706,7 @@ pub(crate) fn now_rfc3339() -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::thread_counts;
+    use super::{thread_counts, worker_count};
 
     fn counts(cpus: usize, jobs: usize, set: &[&str]) -> Vec<(String, String)> {
         thread_counts(cpus, jobs, |name| set.contains(&name))
@@ -723,6 +738,19 @@ mod tests {
         // More workers than CPUs, or none asked for: never fewer than one share.
         assert_eq!(counts(2, 16, &[])[0].1, "1");
         assert_eq!(counts(4, 0, &[])[0].1, "4");
+    }
+
+    #[test]
+    fn a_run_starts_no_more_workers_than_tests() {
+        // One test at `-j 2` on 2 CPUs: one worker, which gets both CPUs.
+        assert_eq!(worker_count(2, 1), 1);
+        assert_eq!(
+            counts(2, worker_count(2, 1), &[]),
+            pairs(&[("RAYON_NUM_THREADS", "2"), ("LP_NUM_THREADS", "2")])
+        );
+        assert_eq!(worker_count(2, 356), 2);
+        // Nothing left to run still opens one worker (it says what the run opened).
+        assert_eq!(worker_count(2, 0), 1);
     }
 
     #[test]
