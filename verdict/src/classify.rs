@@ -121,7 +121,7 @@ impl ChannelPrediction {
 }
 
 /// Whether both ends of `i` are finite.
-fn bounded(i: &Interval) -> bool {
+pub(crate) fn bounded(i: &Interval) -> bool {
     i.lo.is_finite() && i.hi.is_finite()
 }
 
