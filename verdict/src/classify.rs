@@ -136,8 +136,12 @@ pub(crate) fn bounds_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
         }
     } else if !bounded(&p.mediump_bounds) {
         // Any value is a conforming mediump result, but none outside a bounded `H` is a
-        // conforming highp one: a conforming driver did not keep this channel at highp.
-        if bounded(&p.highp_bounds) && p.mediump_bounds.contains(o) {
+        // conforming highp one: a conforming driver did not keep this channel at highp. A
+        // driver's bug lands there too (NOSSE's x87 `fract` returned 1.4e17), so only the
+        // modelled binary16 value bit for bit says lowered; any other value is for the
+        // driver's own highp run to tell.
+        let modelled = model_evidence(o as f32, p) == Evidence::Lowered;
+        if bounded(&p.highp_bounds) && p.mediump_bounds.contains(o) && modelled {
             Evidence::Lowered
         } else {
             Evidence::Silent
@@ -333,6 +337,34 @@ mod tests {
             forced: None,
             indeterminate: false,
         }
+    }
+
+    /// fract(x * 4096.0) on a driver whose `fract` is broken (NOSSE's x87 one): the value is
+    /// outside `H`, and with `M` unbounded only the reference can tell a bug from lowering.
+    #[test]
+    fn a_value_outside_h_where_m_is_unbounded_is_lowered_only_at_the_modelled_value() {
+        let mut p = ChannelPrediction {
+            highp: 0.25,
+            mediump: 0.5,
+            mediump_spec: 0.5,
+            exact: 0.25,
+            highp_bounds: Interval::new(0.0, 1.0),
+            mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
+            forced: None,
+            indeterminate: false,
+        };
+        assert_eq!(
+            bounds_evidence(1.379e17, &p),
+            Silent,
+            "outside H: a bug or lowering"
+        );
+        assert_eq!(bounds_evidence(0.25, &p), Silent, "inside H");
+        p.highp_bounds = Interval::new(0.0, 0.3);
+        assert_eq!(bounds_evidence(0.5, &p), Lowered, "the modelled value");
+        assert_eq!(bounds_evidence(0.75, &p), Silent, "not the modelled value");
+        p.mediump_bounds = Interval::new(0.45, 0.6);
+        assert_eq!(bounds_evidence(0.5, &p), Lowered, "inside a bounded M");
+        assert_eq!(bounds_evidence(0.25, &p), NotLowered, "inside H, outside M");
     }
 
     fn verdict(o: f32, r: Option<f32>, p: &ChannelPrediction) -> (ChannelEvidence, C) {
@@ -575,10 +607,15 @@ mod tests {
             ..div()
         };
         assert!(!p.discriminates_by_bounds());
-        // Outside a bounded H: no conforming highp evaluation gives 0.9.
-        let (found, v) = verdict(0.9, None, &p);
+        // Outside a bounded H, at the modelled binary16 value: no conforming highp evaluation
+        // gives 0.25.
+        let (found, v) = verdict(0.25, None, &p);
         assert_eq!(found.bounds, Lowered);
         assert_eq!(v, C::Lowered);
+        // Outside H at another value (0.9): lowering or a driver's bug, left to the reference.
+        let (found, v) = verdict(0.9, None, &p);
+        assert_eq!(found.bounds, Silent);
+        assert_eq!(v, C::Undetermined);
         // Inside H it proves nothing: a mediump evaluation may land there too.
         let (found, v) = verdict(H_VALUE, None, &p);
         assert_eq!(found.bounds, Silent);

@@ -9,7 +9,7 @@
 //! On the GL backend the reference is the driver itself; on the emulator it is the emulator's
 //! highp arithmetic with the same driver model (the promoted test in the same mode).
 
-use super::classify::{bounded, bounds_evidence, model_evidence, ChannelPrediction, Evidence};
+use super::classify::{bounds_evidence, Evidence};
 use super::judge::uniform_rgba;
 use super::predict::ProbePrediction;
 use super::reduced::compiler_stage;
@@ -108,26 +108,10 @@ fn probe_decided(probe: &ProbeResult, prediction: &ProbePrediction) -> bool {
                 Some(p) => probe
                     .region_observed
                     .get(base + c)
-                    .is_some_and(|&o| bounds_settle(o, &p)),
+                    .is_some_and(|&o| bounds_evidence(o, &p) != Evidence::Silent),
             })
         })
     })
-}
-
-/// Whether the bounds alone settle channel `p` at observed value `o`, so that the reference
-/// would add nothing: they say `not-lowered` or `out-of-bounds`, or `lowered` inside a bounded
-/// `M` or at the modelled binary16 value bit for bit. Any other value outside `H` where `M` is
-/// unbounded is either a conforming driver's lowering or a driver's bug, and only the driver's
-/// own highp run tells which: NOSSE's x87 `fract` returns 1.4e17 there, and its highp run the
-/// same.
-fn bounds_settle(o: f32, p: &ChannelPrediction) -> bool {
-    match bounds_evidence(o, p) {
-        Evidence::Silent => false,
-        Evidence::Lowered => {
-            bounded(&p.mediump_bounds) || model_evidence(o, p) == Evidence::Lowered
-        }
-        _ => true,
-    }
 }
 
 #[cfg(test)]
@@ -135,37 +119,6 @@ mod tests {
     use super::*;
     use halfcheck_piglit::shader_test::parse_str;
     use std::path::Path;
-
-    /// fract(x * 4096.0) on a driver whose `fract` is broken (NOSSE's x87 one): the value is
-    /// outside `H`, and with `M` unbounded only the reference can tell a bug from lowering.
-    #[test]
-    fn a_value_outside_h_settles_nothing_where_m_is_unbounded() {
-        use crate::classify::Interval;
-        let mut p = ChannelPrediction {
-            highp: 0.25,
-            mediump: 0.5,
-            mediump_spec: 0.5,
-            exact: 0.25,
-            highp_bounds: Interval::new(0.0, 1.0),
-            mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
-            forced: None,
-            indeterminate: false,
-        };
-        assert!(!bounds_settle(1.379e17, &p), "outside H: a bug or lowering");
-        assert!(!bounds_settle(0.25, &p), "inside H: the bounds are silent");
-        p.highp_bounds = Interval::new(0.0, 0.3);
-        assert!(
-            bounds_settle(0.5, &p),
-            "the modelled binary16 value bit for bit"
-        );
-        assert!(
-            !bounds_settle(0.75, &p),
-            "outside H, not the modelled value"
-        );
-        p.mediump_bounds = Interval::new(0.45, 0.6);
-        assert!(bounds_settle(0.5, &p), "inside a bounded M: lowered");
-        assert!(bounds_settle(0.25, &p), "inside H, outside M: not-lowered");
-    }
 
     #[test]
     fn both_stages_are_promoted_and_commands_kept() {
