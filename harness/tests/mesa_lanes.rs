@@ -39,10 +39,6 @@ const MESA_INT_BUILTINS: [&str; 8] = [
     "usubborrow",
 ];
 
-/// Cases whose floats and 16-bit integers both show lowering: `partial` where only the
-/// integers are 16-bit (llvmpipe without F16C).
-const INT16_AND_FLOAT_CASES: [&str; 1] = ["soundness/mediump_int_uniform_out_of_range.shader_test"];
-
 /// One lane's run of `cases/`: its exit code, console text and results.
 struct Lane {
     code: Option<i32>,
@@ -296,8 +292,6 @@ fn llvmpipe_without_f16c_lowers_no_float_case_and_every_int16_case() {
                 Some(own[path].as_str()),
                 "{path}"
             );
-        } else if INT16_AND_FLOAT_CASES.contains(&path.as_str()) {
-            assert_eq!(verdict, Some(Verdict::Partial), "{path}");
         } else {
             assert!(
                 !matches!(
