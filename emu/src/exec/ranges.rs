@@ -385,12 +385,14 @@ impl<D: Domain> Invocation<'_, D> {
             .max()
             .unwrap_or(1)
             .max(sum.len());
+        let factors = |k: usize, i: usize| [at(pairs[k].0, i), at(pairs[k].1, i)];
         let shared = |i: usize| {
-            let factors: Vec<[D::F; 2]> = pairs.iter().map(|(x, y)| [at(x, i), at(y, i)]).collect();
-            factors.iter().enumerate().any(|(j, a)| {
-                factors[j + 1..]
-                    .iter()
-                    .any(|b| a.iter().any(|p| b.iter().any(|q| d.same(p, q))))
+            (0..pairs.len()).any(|j| {
+                let a = factors(j, i);
+                (j + 1..pairs.len()).any(|k| {
+                    let b = factors(k, i);
+                    a.iter().any(|p| b.iter().any(|q| d.same(p, q)))
+                })
             })
         };
         (0..lanes)
@@ -527,7 +529,6 @@ impl<D: Domain> Invocation<'_, D> {
     fn sum_parts(&self, e: &Expr, width: Width) -> Option<(Expr, Expr, bool)> {
         let component;
         let held = match &e.kind {
-            ExprKind::Var(id) => self.forwarded.get(id)?,
             ExprKind::Swizzle(base, picked) if picked.len() == 1 => {
                 let ExprKind::Var(id) = &base.kind else {
                     return None;
@@ -535,7 +536,7 @@ impl<D: Domain> Invocation<'_, D> {
                 component = component_of(self.forwarded.get(id)?, picked[0])?;
                 &component
             }
-            _ => e,
+            _ => self.held(e)?,
         };
         if width_of_expr(held) != width {
             return None;
@@ -594,14 +595,18 @@ impl<D: Domain> Invocation<'_, D> {
     /// Whether `e` (or the value the variable `e` holds) is a bool turned into a float:
     /// `float(b)` or `step`, which the compiler writes as one.
     fn bool_to_float(&self, e: &Expr) -> bool {
-        let held = match &e.kind {
-            ExprKind::Var(id) => match self.forwarded.get(id) {
-                Some(held) => held,
-                None => return false,
-            },
-            _ => e,
-        };
-        matches!(&held.kind, ExprKind::Op(Op::B2f, _))
+        self.held(e)
+            .is_some_and(|held| matches!(&held.kind, ExprKind::Op(Op::B2f, _)))
+    }
+
+    /// What `e` computes: the expression a forwarded variable holds
+    /// ([`forward`](super::forward)), `e` itself where it is no variable, `None` for a
+    /// variable a driver cannot see through.
+    fn held<'e>(&'e self, e: &'e Expr) -> Option<&'e Expr> {
+        match &e.kind {
+            ExprKind::Var(id) => self.forwarded.get(id),
+            _ => Some(e),
+        }
     }
 
     /// Pushes a bool turned into a float, `t`, as the two terms `1 - (1 - t)`: a driver may
@@ -616,24 +621,22 @@ impl<D: Domain> Invocation<'_, D> {
         terms: &mut Vec<(Value<D::F>, bool)>,
     ) {
         let d = self.domain;
-        let ones: Value<D::F> = value
-            .iter()
-            .map(|lanes| match lanes {
-                Lanes::Float(x) => Lanes::Float(x.iter().map(|_| d.constant(1.0)).collect()),
-                other => other.clone(),
-            })
-            .collect();
-        let complements: Value<D::F> = value
-            .iter()
-            .map(|lanes| match lanes {
-                Lanes::Float(x) => Lanes::Float(
-                    x.iter()
-                        .map(|&t| d.binary(Binary::Sub, d.constant(1.0), t, width))
-                        .collect(),
+        let (mut ones, mut complements) = (Vec::new(), Vec::new());
+        for lanes in value {
+            let (one, complement) = match lanes {
+                Lanes::Float(x) => (
+                    Lanes::Float(x.iter().map(|_| d.constant(1.0)).collect()),
+                    Lanes::Float(
+                        x.iter()
+                            .map(|&t| d.binary(Binary::Sub, d.constant(1.0), t, width))
+                            .collect(),
+                    ),
                 ),
-                other => other.clone(),
-            })
-            .collect();
+                other => (other.clone(), other.clone()),
+            };
+            ones.push(one);
+            complements.push(complement);
+        }
         terms.push((ones, negated));
         terms.push((complements, !negated));
     }
@@ -652,10 +655,7 @@ impl<D: Domain> Invocation<'_, D> {
             }
             _ => e,
         };
-        let held = match &e.kind {
-            ExprKind::Var(id) => self.forwarded.get(id)?,
-            _ => e,
-        };
+        let held = self.held(e)?;
         let (parts, doubled) = match &held.kind {
             ExprKind::Op(Op::Mul, parts) if parts.len() == 2 => (&parts[..], false),
             ExprKind::Op(Op::Add, parts)
