@@ -135,6 +135,16 @@ pub(crate) struct Draw<'a, D: Domain> {
     pub instance: i64,
 }
 
+/// The triangles a pixel on a tie may take its colour from: every triangle on screen as
+/// (triangle, front facing, window vertices, its raster), each raster's one colour where it
+/// shaded every fragment alike, and the vertex shader's outputs.
+struct Candidates<'a, F> {
+    on_screen: &'a [(usize, bool, [WindowVertex; 3], Option<usize>)],
+    alike: &'a [Option<[F; 4]>],
+    shaded: &'a Shaded<F>,
+    triangles: &'a [[usize; 3]],
+}
+
 /// Vertex shader outputs: positions and varyings by name, one entry per vertex.
 struct Shaded<F> {
     positions: Vec<[f64; 4]>,
@@ -278,7 +288,14 @@ impl<D: Domain> Draw<'_, D> {
         if let Some((c, group)) = alike {
             self.fill(&group, c, fb);
         }
-        self.settle_ties(&open_ties, &on_screen, &shaded, &triangles, output, fb)?;
+        let alike: Vec<Option<[D::F; 4]>> = firsts.iter().map(Shading::alike).collect();
+        let candidates = Candidates {
+            on_screen: &on_screen,
+            alike: &alike,
+            shaded: &shaded,
+            triangles: &triangles,
+        };
+        self.settle_ties(&open_ties, &candidates, output, fb)?;
         if shaded.indeterminate {
             self.mark_indeterminate(fb);
         }
@@ -298,12 +315,16 @@ impl<D: Domain> Draw<'_, D> {
     fn settle_ties(
         &self,
         open: &[([D::F; 4], ties::Tie)],
-        on_screen: &[(usize, bool, [WindowVertex; 3], Option<usize>)],
-        shaded: &Shaded<D::F>,
-        triangles: &[[usize; 3]],
+        candidates: &Candidates<'_, D::F>,
         output: VarId,
         fb: &mut Framebuffer<D::F>,
     ) -> Result<(), Stop> {
+        let Candidates {
+            on_screen,
+            alike,
+            shaded,
+            triangles,
+        } = candidates;
         let d = self.domain;
         let size = (fb.width, fb.height);
         let join = |slot: &mut Option<[D::F; 4]>, color: [D::F; 4]| {
@@ -323,10 +344,21 @@ impl<D: Domain> Draw<'_, D> {
                 slot
             })
             .collect();
-        for (candidate, &(t, front, _, _)) in on_screen.iter().enumerate() {
+        let blended = |color: [D::F; 4]| match self.blend {
+            None => color,
+            Some(_) => color.map(|x| unbounded(d, x)),
+        };
+        for (candidate, &(t, front, _, raster)) in on_screen.iter().enumerate() {
             let pixels: Vec<usize> = (0..open.len())
                 .filter(|&k| open[k].1.candidates.contains(&candidate))
                 .collect();
+            // A triangle that shaded every fragment alike shades its tie pixels so too.
+            if let Some(color) = raster.and_then(|r| alike.get(r).copied().flatten()) {
+                for &k in &pixels {
+                    join(&mut settled[k], blended(color));
+                }
+                continue;
+            }
             for chunk in pixels.chunks(QUADS_PER_BATCH) {
                 let quads: Vec<Quad> = chunk
                     .iter()
@@ -335,11 +367,11 @@ impl<D: Domain> Draw<'_, D> {
                 let shading = self.fragments(shaded, triangles[t], front, &quads, output, size)?;
                 for (i, &k) in chunk.iter().enumerate() {
                     let lane = i * 4 + quads[i].covered.iter().position(|&c| c).unwrap_or(0);
-                    let color = match (shading.colors.get(lane), self.blend) {
-                        (Some(color), None) => color,
-                        // Blended, or discarded (the pixel keeps what it held): anything.
-                        (Some(color), Some(_)) => color.map(|x| unbounded(d, x)),
-                        (None, _) => open[k].0.map(|x| unbounded(d, x)),
+                    let color = match shading.colors.get(lane) {
+                        // Blended: anything.
+                        Some(color) => blended(color),
+                        // Discarded (the pixel keeps what it held): anything.
+                        None => open[k].0.map(|x| unbounded(d, x)),
                     };
                     join(&mut settled[k], color);
                 }
@@ -722,10 +754,24 @@ impl<D: Domain> Draw<'_, D> {
                 x
             }
         };
-        let any_open = open.contains(&true) || indeterminate.contains(&true);
-        if color.iter().all(|l| l.is_uniform()) && !killed.contains(&true) && !any_open {
-            let colors = Colors::Same([0, 1, 2, 3].map(|c| component(c, 0)));
-            return Ok(Shading { colors, varies });
+        // One colour for every lane: the colour is uniform, no lane was discarded, and
+        // every lane left its path open, or none did (so with uniform inputs, a branch on
+        // an overflowing uniform leaves every fragment alike).
+        if color.iter().all(|l| l.is_uniform())
+            && !killed.contains(&true)
+            && all_alike(&open)
+            && all_alike(&indeterminate)
+        {
+            let color = [0, 1, 2, 3].map(|c| component(c, 0));
+            let color = if open.first().copied().unwrap_or(false) {
+                color.map(|x| unbounded(d, x))
+            } else {
+                color
+            };
+            return Ok(Shading {
+                colors: Colors::Same(color),
+                varies,
+            });
         }
         let colors = Colors::PerLane(
             (0..lanes)
@@ -821,6 +867,11 @@ fn stored_in_binary16<D: Domain>(d: &D, value: Value<D::F>, lowp: bool) -> Value
 struct Shading<F> {
     colors: Colors<F>,
     varies: bool,
+}
+
+/// Whether every lane holds the same flag (no lanes: yes).
+fn all_alike(flags: &[bool]) -> bool {
+    flags.windows(2).all(|w| w[0] == w[1])
 }
 
 impl<F: Copy> Shading<F> {
