@@ -409,6 +409,17 @@ impl Domain for Rounding {
 
     fn binary(&self, op: Binary, a: f64, b: f64, width: Width) -> f64 {
         let effective = self.effective(width);
+        // The common case first: one binary32 operation of the binary32 unit.
+        if effective == Some(Width::Single)
+            && !self.extended(Width::Single)
+            && matches!(
+                op,
+                Binary::Add | Binary::Sub | Binary::Mul | Binary::Div | Binary::Min | Binary::Max
+            )
+        {
+            let operand = |x: f64| self.flush(f64::from(x as f32)) as f32;
+            return self.flush(f64::from(binary32(op, operand(a), operand(b))));
+        }
         // A value entering a binary16 operation is rounded to binary16 first.
         let (a, b) = (self.round(a, effective), self.round(b, effective));
         match effective {

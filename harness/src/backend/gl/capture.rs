@@ -85,6 +85,8 @@ impl Redirect {
         }
         // SAFETY: `fd` is a fresh descriptor nothing else owns.
         let file = unsafe { File::from_raw_fd(fd) };
+        // What was printed before the run goes where stderr pointed then.
+        c_stderr::flush();
         // SAFETY: dup and dup2 only duplicate descriptors; 2 stays open throughout, now
         // onto the memory file, and `saved` keeps the old one to put back.
         let saved = unsafe { libc::dup(2) };
@@ -96,11 +98,14 @@ impl Redirect {
             }
             return Err(format!("cannot redirect stderr: {e}"));
         }
+        c_stderr::buffer(true);
         Ok(Redirect { saved, file })
     }
 
     /// Puts stderr back and reads what was printed.
     fn finish(mut self) -> Result<Captured, String> {
+        c_stderr::flush();
+        c_stderr::buffer(false);
         // SAFETY: `saved` is the descriptor stderr was; dup2 makes 2 it again, then the
         // duplicate is closed.
         unsafe {
@@ -131,4 +136,46 @@ impl Redirect {
             bytes,
         })
     }
+}
+
+/// C's `stderr`, through which Mesa prints. It is unbuffered, so Mesa's IR printer makes a
+/// system call for each token it prints (about 400 per test on llvmpipe); a capture buffers
+/// it, and flushes it before stderr points elsewhere.
+mod c_stderr {
+    extern "C" {
+        /// The C library's standard error stream.
+        static mut stderr: *mut libc::FILE;
+    }
+
+    /// Writes out what the stream holds.
+    pub(super) fn flush() {
+        // SAFETY: reads the stream pointer the C library set up at start; fflush locks the
+        // stream itself.
+        unsafe {
+            libc::fflush(stderr);
+        }
+    }
+
+    /// Makes the stream fully buffered (`true`) or unbuffered again (`false`). Called only
+    /// right after [`flush`], with nothing held. The buffer is the process's own, allocated
+    /// once: the C library would otherwise keep the one-byte buffer of unbuffered mode.
+    pub(super) fn buffer(on: bool) {
+        static BUFFER: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        let (mode, buffer, size) = if on {
+            let buffer = *BUFFER.get_or_init(|| {
+                Box::leak(vec![0u8; SIZE].into_boxed_slice()).as_mut_ptr() as usize
+            });
+            (libc::_IOFBF, buffer as *mut libc::c_char, SIZE)
+        } else {
+            (libc::_IONBF, std::ptr::null_mut(), 0)
+        };
+        // SAFETY: as in `flush`; the buffer lives as long as the process and only the stream
+        // writes it, one capture at a time.
+        unsafe {
+            libc::setvbuf(stderr, buffer, mode, size);
+        }
+    }
+
+    /// The buffer's size in bytes.
+    const SIZE: usize = 1 << 16;
 }
