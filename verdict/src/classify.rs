@@ -109,15 +109,21 @@ impl ChannelPrediction {
     /// Whether the binary16 predictions differ from the binary32 one, so that a driver's own
     /// highp run can show lowering here.
     pub fn discriminates_by_models(&self) -> bool {
-        let h = self.highp.to_bits();
-        self.mediump.to_bits() != h || self.mediump_spec.to_bits() != h
+        !same_prediction(self.mediump, self.highp)
+            || !same_prediction(self.mediump_spec, self.highp)
     }
 
     /// Whether the rules keep this channel at highp: `M == H` and `m' == h`.
     pub fn kept_highp(&self) -> bool {
-        self.highp_bounds == self.mediump_bounds
-            && self.highp.to_bits() == self.mediump_spec.to_bits()
+        self.highp_bounds == self.mediump_bounds && same_prediction(self.highp, self.mediump_spec)
     }
+}
+
+/// Whether two predictions are the same value: the same bits, or both NaN. Which NaN an
+/// operation on NaNs gives (its sign, its payload) is the machine's choice, the emulator's
+/// as much as a driver's, so two NaNs tell no precision apart.
+fn same_prediction(a: f32, b: f32) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
 }
 
 /// Whether both ends of `i` are finite.
@@ -211,7 +217,7 @@ pub(crate) fn reference_evidence(o: f32, r: Option<f32>, p: &ChannelPrediction) 
 
 /// The model evidence for observed value `o`.
 pub(crate) fn model_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
-    if p.mediump.to_bits() == p.highp.to_bits() {
+    if same_prediction(p.mediump, p.highp) {
         Evidence::Silent
     } else if o.to_bits() == p.mediump.to_bits() {
         Evidence::Lowered
@@ -365,6 +371,30 @@ mod tests {
         p.mediump_bounds = Interval::new(0.45, 0.6);
         assert_eq!(bounds_evidence(0.5, &p), Lowered, "inside a bounded M");
         assert_eq!(bounds_evidence(0.25, &p), NotLowered, "inside H, outside M");
+    }
+
+    /// An uninitialised value in a sum: each evaluation gives NaN, and which NaN (its sign)
+    /// is the machine's choice. Found by the soundness campaign (seed 23, test 178 on NOSSE):
+    /// a build whose `min` picked the other NaN saw the binary16 and binary32 predictions
+    /// "differ" and judged the channel on the IR alone.
+    #[test]
+    fn two_nans_of_other_signs_are_the_same_prediction() {
+        let nan = f32::NAN;
+        let p = ChannelPrediction {
+            highp: nan,
+            mediump: -nan,
+            mediump_spec: -nan,
+            exact: f64::NAN,
+            highp_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
+            mediump_bounds: Interval::new(f64::NEG_INFINITY, f64::INFINITY),
+            forced: None,
+            indeterminate: true,
+        };
+        assert_ne!(p.highp.to_bits(), p.mediump.to_bits());
+        assert!(!p.discriminates_by_models());
+        assert!(p.kept_highp());
+        assert_eq!(model_evidence(-nan, &p), Silent);
+        assert_eq!(reference_evidence(-nan, Some(nan), &p), Silent);
     }
 
     fn verdict(o: f32, r: Option<f32>, p: &ChannelPrediction) -> (ChannelEvidence, C) {
