@@ -754,13 +754,14 @@ impl<D: Domain> Draw<'_, D> {
                 x
             }
         };
-        // One colour for every lane: the colour is uniform, no lane was discarded, and
-        // every lane left its path open, or none did (so with uniform inputs, a branch on
-        // an overflowing uniform leaves every fragment alike).
-        if color.iter().all(|l| l.is_uniform())
+        // One colour for every lane: every lane holds the same colour, no lane was
+        // discarded, and every lane left its path open, or none did (so with uniform
+        // inputs, a branch on an overflowing uniform leaves every fragment alike, whether
+        // one way of it ran or both).
+        if color.iter().all(|l| alike_in_every_lane(d, l))
             && !killed.contains(&true)
-            && all_alike(&open)
-            && all_alike(&indeterminate)
+            && all_equal(&open)
+            && all_equal(&indeterminate)
         {
             let color = [0, 1, 2, 3].map(|c| component(c, 0));
             let color = if open.first().copied().unwrap_or(false) {
@@ -869,9 +870,19 @@ struct Shading<F> {
     varies: bool,
 }
 
-/// Whether every lane holds the same flag (no lanes: yes).
-fn all_alike(flags: &[bool]) -> bool {
-    flags.windows(2).all(|w| w[0] == w[1])
+/// Whether every lane of `lanes` holds the same value, bit for bit: stored once, or once per
+/// lane where both ways of a branch wrote it (a branch the intervals leave open).
+fn alike_in_every_lane<D: Domain>(d: &D, lanes: &Lanes<D::F>) -> bool {
+    match lanes {
+        Lanes::Float(x) => x.windows(2).all(|w| d.same(&w[0], &w[1])),
+        Lanes::Int(x) => all_equal(x),
+        Lanes::Bool(x) => all_equal(x),
+    }
+}
+
+/// Whether every item equals the first.
+fn all_equal<T: PartialEq>(items: &[T]) -> bool {
+    items.windows(2).all(|w| w[0] == w[1])
 }
 
 impl<F: Copy> Shading<F> {
