@@ -351,9 +351,14 @@ impl<D: Domain> Invocation<'_, D> {
         width: Width,
     ) -> Vec<D::F> {
         let d = self.domain;
-        if !d.tracks_ranges() || pairs.len() < 3 {
-            // Two terms: addition commutes.
+        if !d.tracks_ranges() {
             return sum_of_products(d, order, pairs, width);
+        }
+        if pairs.len() < 3 {
+            // Two terms: addition commutes, but the factor they share may still be taken
+            // out (llvmpipe computes `dot(vec2(w), v)` as `w * (v.x + v.y)`).
+            let sum = sum_of_products(d, order, pairs, width);
+            return self.factored(pairs, sum, width);
         }
         let terms = products(d, pairs, width);
         let modelled = match order {
