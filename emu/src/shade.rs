@@ -246,10 +246,12 @@ impl<D: Domain> Draw<'_, D> {
             .collect();
         let firsts: Vec<Shading<D::F>> = each(&first_batches, |(r, quads)| shade(r, quads))?;
         // Every quad of the triangles whose first batch varied, that batch first.
+        // Each triangle's one colour, where its first batch shaded every fragment alike.
+        let colours: Vec<Option<[D::F; 4]>> = firsts.iter().map(Shading::alike).collect();
         let varied: Vec<(usize, Vec<Quad>)> = rasters
             .iter()
             .enumerate()
-            .filter(|(r, _)| firsts[*r].alike().is_none())
+            .filter(|(r, _)| colours[*r].is_none())
             .map(|(r, (_, _, coverage))| (r, coverage.all_quads()))
             .collect();
         let rest: Vec<(usize, &[Quad])> = varied
@@ -264,7 +266,7 @@ impl<D: Domain> Draw<'_, D> {
         let mut alike: Option<([D::F; 4], Vec<&Coverage>)> = None;
         for (r, (_, _, coverage)) in rasters.iter().enumerate() {
             let first = &firsts[r];
-            if let Some(color) = first.alike() {
+            if let Some(color) = colours[r] {
                 match &mut alike {
                     Some((c, group)) if self.blend.is_none() && self.same_color(c, &color) => {
                         group.push(coverage)
@@ -288,10 +290,9 @@ impl<D: Domain> Draw<'_, D> {
         if let Some((c, group)) = alike {
             self.fill(&group, c, fb);
         }
-        let alike: Vec<Option<[D::F; 4]>> = firsts.iter().map(Shading::alike).collect();
         let candidates = Candidates {
             on_screen: &on_screen,
-            alike: &alike,
+            alike: &colours,
             shaded: &shaded,
             triangles: &triangles,
         };

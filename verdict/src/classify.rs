@@ -133,7 +133,7 @@ fn bounded(i: &Interval) -> bool {
 
 /// The bounds evidence for observed value `o`.
 pub(crate) fn bounds_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
-    let modelled = model_evidence(o, p) == Evidence::Lowered;
+    let modelled = || model_evidence(o, p) == Evidence::Lowered;
     let o = f64::from(o);
     if p.highp_bounds.contains(o) {
         if p.discriminates_by_bounds() || p.discriminates_as_control() {
@@ -147,7 +147,7 @@ pub(crate) fn bounds_evidence(o: f32, p: &ChannelPrediction) -> Evidence {
         // driver's bug lands there too (NOSSE's x87 `fract` returned 1.4e17), so only the
         // modelled binary16 value bit for bit says lowered; any other value is for the
         // driver's own highp run to tell.
-        if bounded(&p.highp_bounds) && p.mediump_bounds.contains(o) && modelled {
+        if bounded(&p.highp_bounds) && p.mediump_bounds.contains(o) && modelled() {
             Evidence::Lowered
         } else {
             Evidence::Silent

@@ -417,8 +417,8 @@ impl Domain for Rounding {
                 Binary::Add | Binary::Sub | Binary::Mul | Binary::Div | Binary::Min | Binary::Max
             )
         {
-            let operand = |x: f64| self.flush(f64::from(x as f32)) as f32;
-            return self.flush(f64::from(binary32(op, operand(a), operand(b))));
+            let operand = |x: f64| self.round(x, effective) as f32;
+            return self.round(f64::from(binary32(op, operand(a), operand(b))), effective);
         }
         // A value entering a binary16 operation is rounded to binary16 first.
         let (a, b) = (self.round(a, effective), self.round(b, effective));

@@ -1,9 +1,9 @@
-//! Local float scalars and vectors assigned once, at the top level of `main`, from values that cannot
-//! change afterwards (uniforms, inputs, and locals of any type written once before). A
-//! driver's compiler sees through them (its IR is SSA), so a sum or product that reads one
-//! may be reassociated with the one the variable holds: `h = (u + 65536.0) - 65536.0;
-//! (h + a) + b` may add `b` to `65536.0` first, and `p = s.x * s.y; p * k` may multiply
-//! `s.y * k` first. [`ranges`](super::ranges) expands them in sums and products.
+//! Local float scalars and vectors assigned once, at the top level of `main`, from values
+//! that cannot change afterwards (uniforms, inputs, and locals of any type written once
+//! before). A driver's compiler sees through them (its IR is SSA), so a sum or product that
+//! reads one may be reassociated with the one the variable holds: `h = (u + 65536.0) -
+//! 65536.0; (h + a) + b` may add `b` to `65536.0` first, and `p = s.x * s.y; p * k` may
+//! multiply `s.y * k` first. [`ranges`](super::ranges) expands them in sums and products.
 
 use halfcheck_compiler::ir::{BaseType, Block, Expr, ExprKind, Module, Stmt, VarId, VarMode};
 use std::collections::{HashMap, HashSet};
