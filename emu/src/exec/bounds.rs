@@ -146,6 +146,7 @@ impl Interval {
 
     /// This interval, or [`Interval::indeterminate`] when any of `operands` is (the mark
     /// they pass on).
+    #[inline(always)]
     fn marked_by(self, operands: &[Interval]) -> Interval {
         if operands.iter().any(|x| x.indeterminate) {
             Interval::indeterminate()
@@ -249,6 +250,8 @@ pub struct FloatFormat {
     /// Whether a value below `2^min_exp` may flush to zero (false: the grid goes on down to
     /// zero, lowp's fixed point).
     pub flushes: bool,
+    /// Which precision's format this is, if one ([`Grid::Unknown`] for any other).
+    grid: Grid,
 }
 
 impl FloatFormat {
@@ -259,6 +262,7 @@ impl FloatFormat {
         fraction_bits: 23,
         exact: true,
         flushes: true,
+        grid: Grid::Highp,
     };
 
     /// GLSL ES mediump as dEQP models it: range `2^±13`, 9 fraction bits, inexact.
@@ -268,6 +272,7 @@ impl FloatFormat {
         fraction_bits: 9,
         exact: false,
         flushes: true,
+        grid: Grid::Mediump,
     };
 
     /// GLSL ES lowp as dEQP models it: range `(-2, 2)`, 7 fraction bits down to zero (an
@@ -278,6 +283,7 @@ impl FloatFormat {
         fraction_bits: 7,
         exact: false,
         flushes: false,
+        grid: Grid::Lowp,
     };
 
     /// The largest finite value.
@@ -335,17 +341,25 @@ impl FloatFormat {
 
     /// Every value this format may hold for a value in `x`: the ends rounded outward to the
     /// grid, 0 where a value may flush, unbounded where a value overflows.
+    #[inline(always)]
     pub fn convert(&self, x: Interval) -> Interval {
-        let grid = self.grid();
-        if grid != Grid::Unknown && x.grid == grid {
+        if self.grid != Grid::Unknown && x.grid == self.grid {
             // Converted to this format already: converting is idempotent.
             return x;
         }
+        self.round_outward(x)
+    }
+
+    /// [`FloatFormat::convert`] of an interval not known to be in this format already.
+    fn round_outward(&self, x: Interval) -> Interval {
         if x.nan {
             return Interval::entire();
         }
-        let lo = self.round_down(x.lo);
-        let hi = self.round_up(x.hi);
+        let (lo, hi) = if self.grid == Grid::Highp {
+            (round_down_binary32(x.lo), round_up_binary32(x.hi))
+        } else {
+            (self.round_down(x.lo), self.round_up(x.hi))
+        };
         let overflow = pow2(self.max_exp + 1);
         if lo <= -overflow || hi >= overflow {
             return Interval::entire();
@@ -358,21 +372,8 @@ impl FloatFormat {
         };
         // An inexact format also allows the unrounded value, which is inside already.
         Interval {
-            grid,
+            grid: self.grid,
             ..Interval::new(lo, hi)
-        }
-    }
-
-    /// Which of the precisions' formats this is, if one.
-    fn grid(&self) -> Grid {
-        if *self == FloatFormat::HIGHP {
-            Grid::Highp
-        } else if *self == FloatFormat::MEDIUMP {
-            Grid::Mediump
-        } else if *self == FloatFormat::LOWP {
-            Grid::Lowp
-        } else {
-            Grid::Unknown
         }
     }
 }
@@ -441,14 +442,7 @@ impl Bounds {
             Binary::Add => exact(add_directed(a.lo, b.lo).0, add_directed(a.hi, b.hi).1),
             Binary::Sub => exact(sub_directed(a.lo, b.hi).0, sub_directed(a.hi, b.lo).1),
             Binary::Mul => {
-                let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-                for x in [a.lo, a.hi] {
-                    for y in [b.lo, b.hi] {
-                        let (d, u) = mul_directed(x, y);
-                        lo = lo.min(d);
-                        hi = hi.max(u);
-                    }
-                }
+                let (lo, hi) = product_range(a, b);
                 exact(lo, hi)
             }
             Binary::Div => self.divide(p, a, b),
@@ -919,6 +913,33 @@ fn to_grid(x: f64, k: i32, away: bool) -> f64 {
     f64::from_bits(sign | magnitude)
 }
 
+/// The largest binary32 value `<= x` (binary32's grid, subnormals included, is
+/// [`FloatFormat::HIGHP`]'s; beyond binary32's range, ±inf or its largest value), from the
+/// nearest one the hardware gives.
+#[inline]
+fn round_down_binary32(x: f64) -> f64 {
+    let nearest = x as f32;
+    if f64::from(nearest) > x {
+        // The binary32 value below `nearest` (never -inf: `x` is above it).
+        let below = if nearest == 0.0 {
+            -f32::from_bits(1)
+        } else if nearest > 0.0 {
+            f32::from_bits(nearest.to_bits() - 1)
+        } else {
+            f32::from_bits(nearest.to_bits() + 1)
+        };
+        f64::from(below)
+    } else {
+        f64::from(nearest)
+    }
+}
+
+/// The smallest binary32 value `>= x`, as [`round_down_binary32`].
+#[inline]
+fn round_up_binary32(x: f64) -> f64 {
+    -round_down_binary32(-x)
+}
+
 /// `floor(log2 |x|)` of a finite nonzero `x`, and whether `|x|` is a power of two.
 fn exponent(x: f64) -> (i32, bool) {
     let bits = x.abs().to_bits();
@@ -986,6 +1007,35 @@ fn sub_directed(a: f64, b: f64) -> (f64, f64) {
     add_directed(a, -b)
 }
 
+/// Lower and upper `f64` bounds of every exact product of a value in `a` and one in `b`,
+/// both bounded and converted to a format (no product of their ends underflows or overflows
+/// in `f64`, so the bounds order as the exact products do): the least and greatest of the
+/// four products of their ends, computing only those the ends' signs can make least or
+/// greatest.
+fn product_range(a: Interval, b: Interval) -> (f64, f64) {
+    let low = |x: f64, y: f64| mul_directed(x, y).0;
+    let high = |x: f64, y: f64| mul_directed(x, y).1;
+    if a.lo >= 0.0 && b.lo >= 0.0 {
+        (low(a.lo, b.lo), high(a.hi, b.hi))
+    } else if a.hi <= 0.0 && b.hi <= 0.0 {
+        (low(a.hi, b.hi), high(a.lo, b.lo))
+    } else if a.lo >= 0.0 && b.hi <= 0.0 {
+        (low(a.hi, b.lo), high(a.lo, b.hi))
+    } else if a.hi <= 0.0 && b.lo >= 0.0 {
+        (low(a.lo, b.hi), high(a.hi, b.lo))
+    } else {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for x in [a.lo, a.hi] {
+            for y in [b.lo, b.hi] {
+                let (d, u) = mul_directed(x, y);
+                lo = lo.min(d);
+                hi = hi.max(u);
+            }
+        }
+        (lo, hi)
+    }
+}
+
 /// Lower and upper `f64` bounds of the exact `a * b`.
 fn mul_directed(a: f64, b: f64) -> (f64, f64) {
     let p = a * b;
@@ -1039,6 +1089,7 @@ mod tests {
         // A format that is none of the three precisions' is always converted.
         let coarse = FloatFormat {
             fraction_bits: 2,
+            grid: Grid::Unknown,
             ..FloatFormat::HIGHP
         };
         assert_eq!(coarse.convert(highp).hi(), 0.3125);
@@ -1054,6 +1105,83 @@ mod tests {
         assert_eq!(f.round_down(1.0), 1.0);
         assert_eq!(f.round_up(1.0), 1.0);
         assert_eq!(f.round_up(pow2(-200)), pow2(-149));
+    }
+
+    /// Converting to highp on the hardware's binary32 rounding gives what the grid gives, at
+    /// the edges (zeros, subnormals, the largest values, overflow) and at random ends.
+    #[test]
+    fn converting_to_highp_on_binary32_is_converting_on_the_grid() {
+        let grid = FloatFormat {
+            grid: Grid::Unknown,
+            ..FloatFormat::HIGHP
+        };
+        let max = f64::from(f32::MAX);
+        let mut ends = vec![
+            0.0,
+            -0.0,
+            pow2(-200),
+            pow2(-150),
+            pow2(-149) * 1.5,
+            pow2(-126) * (1.0 - pow2(-30)),
+            pow2(-126),
+            1.0 / 3.0,
+            max,
+            max * (1.0 + pow2(-30)),
+            max + pow2(103),
+            pow2(128),
+            f64::INFINITY,
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            // A binary32 value, and one near it off the grid: every exponent binary32 has.
+            let on_grid = f64::from(f32::from_bits((state >> 32) as u32));
+            let off_grid = on_grid * (1.0 + (state & 0xffff) as f64 * pow2(-40));
+            ends.extend([on_grid, off_grid].into_iter().filter(|x| x.is_finite()));
+        }
+        let ends: Vec<f64> = ends.iter().flat_map(|&x| [x, -x]).collect();
+        for pair in ends.chunks(2).chain(ends.windows(2)) {
+            let x = Interval::new(pair[0], pair[pair.len() - 1]);
+            let (fast, slow) = (FloatFormat::HIGHP.convert(x), grid.convert(x));
+            assert_eq!(fast, slow, "{x:?}");
+            assert_eq!(
+                (fast.lo.to_bits(), fast.hi.to_bits()),
+                (slow.lo.to_bits(), slow.hi.to_bits()),
+                "{x:?}"
+            );
+        }
+    }
+
+    /// The products the ends' signs pick give the bounds all four products give, bit for bit,
+    /// for intervals on either side of zero, across it, and with a zero end.
+    #[test]
+    fn the_products_the_signs_pick_bound_as_all_four_do() {
+        let every_corner = |a: Interval, b: Interval| {
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for x in [a.lo, a.hi] {
+                for y in [b.lo, b.hi] {
+                    let (d, u) = mul_directed(x, y);
+                    lo = lo.min(d);
+                    hi = hi.max(u);
+                }
+            }
+            (lo, hi)
+        };
+        let ends = [-3.7, -1.0 / 3.0, -pow2(-140), -0.0, 0.0, pow2(-149), 0.1, 1.0, 2.5e30];
+        for (a, b) in ends.iter().flat_map(|&p| ends.iter().map(move |&q| (p, q))) {
+            for (c, d) in ends.iter().flat_map(|&p| ends.iter().map(move |&q| (p, q))) {
+                let x = FloatFormat::HIGHP.convert(Interval::new(a, b));
+                let y = FloatFormat::HIGHP.convert(Interval::new(c, d));
+                let (fast, all) = (product_range(x, y), every_corner(x, y));
+                assert_eq!(
+                    (fast.0.to_bits(), fast.1.to_bits()),
+                    (all.0.to_bits(), all.1.to_bits()),
+                    "{x:?} * {y:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! driver picks. Point domains keep the modelled driver's one form (`intrinsic.rs`).
 
 use super::domain::{Binary, Unary, Width};
-use super::ranges::orders;
+use super::ranges::sequential_orders;
 use super::value::{at as value_at, map1, map2};
 use super::{Domain, Invocation};
 
@@ -61,7 +61,7 @@ impl<D: Domain> Invocation<'_, D> {
                         term(c, r)
                     })
                     .collect::<Option<Vec<_>>>()?;
-                for order in orders(3) {
+                for order in sequential_orders(3) {
                     let first = op(Binary::Add, &terms[order[0]], &terms[order[1]]);
                     let sum = op(Binary::Add, &first, &terms[order[2]]);
                     hull = map2(&hull, &sum, |a, b| d.either(a, b));

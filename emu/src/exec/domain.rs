@@ -340,6 +340,32 @@ impl Rounding {
     pub(super) fn operand32(&self, x: f64) -> f32 {
         self.flush(x) as f32
     }
+
+    /// [`Domain::binary`] past its inline common case, computing in `effective`: a value
+    /// entering a binary16 operation is rounded to binary16 first.
+    fn other_binary(&self, op: Binary, a: f64, b: f64, effective: Option<Width>) -> f64 {
+        let (a, b) = (self.round(a, effective), self.round(b, effective));
+        match effective {
+            None => binary64(op, a, b),
+            Some(Width::Half) if op == Binary::Mod => {
+                // mod(a, b) = a - b * floor(a / b), each operation in binary16.
+                let h = |x: f64| self.round(x, Some(Width::Half));
+                let q = h(binary64(Binary::Div, a, b)).floor();
+                h(a - h(b * q))
+            }
+            Some(w) if op == Binary::Atan2 => self.arctangent2(a, b, w),
+            Some(w) if op == Binary::Pow && self.driver.arithmetic.pow == Pow::Exp2Log2 => {
+                let log = self.unary(Unary::Log2, a, w);
+                let scaled = self.binary(Binary::Mul, b, log, w);
+                self.unary(Unary::Exp2, scaled, w)
+            }
+            Some(w) if self.extended(w) => binary64(op, a, b),
+            Some(w) => {
+                let r = binary32(op, self.operand32(a), self.operand32(b));
+                self.round(f64::from(r), Some(w))
+            }
+        }
+    }
 }
 
 impl Domain for Rounding {
@@ -407,9 +433,10 @@ impl Domain for Rounding {
         }
     }
 
+    /// The common case inline: one binary32 operation of the binary32 unit.
+    #[inline(always)]
     fn binary(&self, op: Binary, a: f64, b: f64, width: Width) -> f64 {
         let effective = self.effective(width);
-        // The common case first: one binary32 operation of the binary32 unit.
         if effective == Some(Width::Single)
             && !self.extended(Width::Single)
             && matches!(
@@ -420,28 +447,7 @@ impl Domain for Rounding {
             let operand = |x: f64| self.round(x, effective) as f32;
             return self.round(f64::from(binary32(op, operand(a), operand(b))), effective);
         }
-        // A value entering a binary16 operation is rounded to binary16 first.
-        let (a, b) = (self.round(a, effective), self.round(b, effective));
-        match effective {
-            None => binary64(op, a, b),
-            Some(Width::Half) if op == Binary::Mod => {
-                // mod(a, b) = a - b * floor(a / b), each operation in binary16.
-                let h = |x: f64| self.round(x, Some(Width::Half));
-                let q = h(binary64(Binary::Div, a, b)).floor();
-                h(a - h(b * q))
-            }
-            Some(w) if op == Binary::Atan2 => self.arctangent2(a, b, w),
-            Some(w) if op == Binary::Pow && self.driver.arithmetic.pow == Pow::Exp2Log2 => {
-                let log = self.unary(Unary::Log2, a, w);
-                let scaled = self.binary(Binary::Mul, b, log, w);
-                self.unary(Unary::Exp2, scaled, w)
-            }
-            Some(w) if self.extended(w) => binary64(op, a, b),
-            Some(w) => {
-                let r = binary32(op, self.operand32(a), self.operand32(b));
-                self.round(f64::from(r), Some(w))
-            }
-        }
+        self.other_binary(op, a, b, effective)
     }
 
     fn fma(&self, a: f64, b: f64, c: f64, width: Width) -> f64 {

@@ -136,8 +136,19 @@ fn width_of_expr(e: &Expr) -> Width {
     super::ops::width_for(e.ty.base().unwrap_or(BaseType::Float), e.precision)
 }
 
+/// Every order in which a chain of one commutative operation (`+` or `*`) over `n` operands
+/// may take them, one at a time: the orderings of `0..n` whose first two are ascending. An
+/// ordering whose first two are swapped computes the same first operation on swapped
+/// operands, which every domain computes bit for bit alike, so it adds nothing to a hull.
+pub(super) fn sequential_orders(n: usize) -> Vec<Vec<usize>> {
+    orders(n)
+        .into_iter()
+        .filter(|order| order.len() < 2 || order[0] < order[1])
+        .collect()
+}
+
 /// Every ordering of `0..n` (n <= 4 in practice).
-pub(super) fn orders(n: usize) -> Vec<Vec<usize>> {
+fn orders(n: usize) -> Vec<Vec<usize>> {
     if n <= 1 {
         return vec![(0..n).collect()];
     }
@@ -372,9 +383,11 @@ impl<D: Domain> Invocation<'_, D> {
             }
             acc
         };
-        let every_order = orders(terms.len()).iter().fold(modelled, |acc, order| {
-            map2(&acc, &sum(order), |a, b| d.either(a, b))
-        });
+        let every_order = sequential_orders(terms.len())
+            .iter()
+            .fold(modelled, |acc, order| {
+                map2(&acc, &sum(order), |a, b| d.either(a, b))
+            });
         self.factored(pairs, every_order, width)
     }
 
@@ -784,7 +797,7 @@ impl<D: Domain> Invocation<'_, D> {
         let multiply = |p: D::F, q: D::F| d.binary(Binary::Mul, p, q, width);
         let either = |p: D::F, q: D::F| d.either(p, q);
         let mut hull: Option<Value<D::F>> = None;
-        for order in orders(factors.len()) {
+        for order in sequential_orders(factors.len()) {
             let product = order[1..]
                 .iter()
                 .fold(factors[order[0]].clone(), |acc, &k| {
@@ -916,6 +929,10 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), 24);
+        let chains = sequential_orders(4);
+        assert_eq!(chains.len(), 12);
+        assert!(chains.iter().all(|o| o[0] < o[1]));
+        assert_eq!(sequential_orders(1), vec![vec![0]]);
     }
 
     #[test]
