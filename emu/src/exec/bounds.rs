@@ -476,14 +476,7 @@ impl Bounds {
         {
             return Interval::entire();
         }
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for x in [a.lo, a.hi] {
-            for y in [b.lo, b.hi] {
-                let (d, u) = div_directed(x, y);
-                lo = lo.min(d);
-                hi = hi.max(u);
-            }
-        }
+        let (lo, hi) = every_end_range(a, b, div_directed);
         let allowance = fmt.ulp(lo.abs().max(hi.abs()), 2.5);
         widen(
             p,
@@ -1024,16 +1017,22 @@ fn product_range(a: Interval, b: Interval) -> (f64, f64) {
     } else if a.hi <= 0.0 && b.lo >= 0.0 {
         (low(a.lo, b.hi), high(a.hi, b.lo))
     } else {
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for x in [a.lo, a.hi] {
-            for y in [b.lo, b.hi] {
-                let (d, u) = mul_directed(x, y);
-                lo = lo.min(d);
-                hi = hi.max(u);
-            }
-        }
-        (lo, hi)
+        every_end_range(a, b, mul_directed)
     }
+}
+
+/// The least lower bound and the greatest upper bound `directed` gives for the four pairs
+/// of an end of `a` and an end of `b`.
+fn every_end_range(a: Interval, b: Interval, directed: fn(f64, f64) -> (f64, f64)) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for x in [a.lo, a.hi] {
+        for y in [b.lo, b.hi] {
+            let (d, u) = directed(x, y);
+            lo = lo.min(d);
+            hi = hi.max(u);
+        }
+    }
+    (lo, hi)
 }
 
 /// Lower and upper `f64` bounds of the exact `a * b`.
@@ -1158,23 +1157,22 @@ mod tests {
     /// for intervals on either side of zero, across it, and with a zero end.
     #[test]
     fn the_products_the_signs_pick_bound_as_all_four_do() {
-        let every_corner = |a: Interval, b: Interval| {
-            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-            for x in [a.lo, a.hi] {
-                for y in [b.lo, b.hi] {
-                    let (d, u) = mul_directed(x, y);
-                    lo = lo.min(d);
-                    hi = hi.max(u);
-                }
-            }
-            (lo, hi)
-        };
-        let ends = [-3.7, -1.0 / 3.0, -pow2(-140), -0.0, 0.0, pow2(-149), 0.1, 1.0, 2.5e30];
+        let ends = [
+            -3.7,
+            -1.0 / 3.0,
+            -pow2(-140),
+            -0.0,
+            0.0,
+            pow2(-149),
+            0.1,
+            1.0,
+            2.5e30,
+        ];
         for (a, b) in ends.iter().flat_map(|&p| ends.iter().map(move |&q| (p, q))) {
             for (c, d) in ends.iter().flat_map(|&p| ends.iter().map(move |&q| (p, q))) {
                 let x = FloatFormat::HIGHP.convert(Interval::new(a, b));
                 let y = FloatFormat::HIGHP.convert(Interval::new(c, d));
-                let (fast, all) = (product_range(x, y), every_corner(x, y));
+                let (fast, all) = (product_range(x, y), every_end_range(x, y, mul_directed));
                 assert_eq!(
                     (fast.0.to_bits(), fast.1.to_bits()),
                     (all.0.to_bits(), all.1.to_bits()),
