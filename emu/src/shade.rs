@@ -369,7 +369,7 @@ impl<D: Domain> Draw<'_, D> {
                 for (i, &k) in chunk.iter().enumerate() {
                     let lane = i * 4 + quads[i].covered.iter().position(|&c| c).unwrap_or(0);
                     let color = match shading.colors.get(lane) {
-                        // Blended: anything.
+                        // The shaded colour (anything where blended).
                         Some(color) => blended(color),
                         // Discarded (the pixel keeps what it held): anything.
                         None => open[k].0.map(|x| unbounded(d, x)),

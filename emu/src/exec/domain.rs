@@ -360,11 +360,16 @@ impl Rounding {
                 self.unary(Unary::Exp2, scaled, w)
             }
             Some(w) if self.extended(w) => binary64(op, a, b),
-            Some(w) => {
-                let r = binary32(op, self.operand32(a), self.operand32(b));
-                self.round(f64::from(r), Some(w))
-            }
+            Some(w) => self.on_binary32_unit(op, a, b, w),
         }
+    }
+
+    /// `op` on the binary32 unit, its operands as the unit sees them, the result rounded to
+    /// what `width` holds.
+    #[inline(always)]
+    fn on_binary32_unit(&self, op: Binary, a: f64, b: f64, width: Width) -> f64 {
+        let r = binary32(op, self.operand32(a), self.operand32(b));
+        self.round(f64::from(r), Some(width))
     }
 }
 
@@ -444,8 +449,8 @@ impl Domain for Rounding {
                 Binary::Add | Binary::Sub | Binary::Mul | Binary::Div | Binary::Min | Binary::Max
             )
         {
-            let operand = |x: f64| self.round(x, effective) as f32;
-            return self.round(f64::from(binary32(op, operand(a), operand(b))), effective);
+            let (a, b) = (self.round(a, effective), self.round(b, effective));
+            return self.on_binary32_unit(op, a, b, Width::Single);
         }
         self.other_binary(op, a, b, effective)
     }

@@ -139,7 +139,8 @@ fn width_of_expr(e: &Expr) -> Width {
 /// Every order in which a chain of one commutative operation (`+` or `*`) over `n` operands
 /// may take them, one at a time: the orderings of `0..n` whose first two are ascending. An
 /// ordering whose first two are swapped computes the same first operation on swapped
-/// operands, which every domain computes bit for bit alike, so it adds nothing to a hull.
+/// operands: an interval domain computes it bit for bit alike, and a point domain's hull
+/// keeps the first ordering's value anyway, so it adds nothing to a hull.
 pub(super) fn sequential_orders(n: usize) -> Vec<Vec<usize>> {
     orders(n)
         .into_iter()
